@@ -1,0 +1,12 @@
+// Dispatch tables of the algorithms this provider offers.
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <openssl/core.h>
+
+namespace blake2simd {
+
+extern const OSSL_DISPATCH kDigestBlake2b512Functions[];
+extern const OSSL_DISPATCH kMacBlake2bFunctions[];
+
+}  // namespace blake2simd

@@ -1,0 +1,68 @@
+// The BLAKE2b streaming engine under both the digest and the MAC: buffering, counter,
+// parameter block, last-block handling. ISA-agnostic: compression goes through a CompressFn.
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernel.hpp"
+
+namespace blake2simd {
+
+// The BLAKE2b parameter block (RFC 7693 section 2.8 and the BLAKE2 paper's tree fields).
+struct Blake2bParams {
+    uint8_t digest_length = kMaxDigestBytes;
+    uint8_t key_length = 0;
+    uint8_t fanout = 1;
+    uint8_t depth = 1;
+    uint32_t leaf_length = 0;
+    uint64_t node_offset = 0;
+    uint8_t node_depth = 0;
+    uint8_t inner_length = 0;
+    uint8_t salt[kSaltBytes] = {};
+    uint8_t personal[kPersonalBytes] = {};
+};
+
+// Trivially copyable so contexts can be duplicated with a plain copy; holds no pointers
+// to itself.
+class Blake2bEngine final {
+public:
+    // Unkeyed start. `last_node` marks the last node of a tree level (BLAKE2bp's last leaf, root).
+    void start(CompressFn compress, const Blake2bParams& params, bool last_node = false) noexcept;
+
+    // Starts from a chaining state already advanced past some blocks (e.g. a MAC's key block).
+    void resume(CompressFn compress, const Blake2bState& state, uint8_t digest_length) noexcept;
+
+    void update(const uint8_t* data, size_t length) noexcept;
+
+    // Writes digest_length() bytes; the engine must be started again before further use.
+    void finish(uint8_t* out) noexcept;
+
+    uint8_t digest_length() const noexcept { return m_digest_length; }
+    const Blake2bState& state() const noexcept { return m_state; }
+
+    // Compresses a zero-padded key block as a normal (non-final) block: the chaining state
+    // a keyed hash continues from. The caller cleanses the result like the key.
+    static Blake2bState state_after_key_block(CompressFn compress, const Blake2bParams& params,
+                                              const uint8_t* key) noexcept;
+
+    // The first-block-only state of a keyed hash of the empty message.
+    void start_keyed_empty(CompressFn compress, const Blake2bParams& params,
+                           const uint8_t* key) noexcept;
+
+private:
+    void compress_buffered_block() noexcept;
+
+    Blake2bState m_state;
+    uint8_t m_buffer[kBlockBytes];
+    CompressFn m_compress;
+    uint32_t m_buffered;  // 0..128; a full buffer is kept until more input shows it is not last
+    uint8_t m_digest_length;
+    bool m_last_node;
+};
+
+// Initial chaining value: IV xor the little-endian parameter block.
+void initial_chaining_value(const Blake2bParams& params, uint64_t h[8]) noexcept;
+
+}  // namespace blake2simd

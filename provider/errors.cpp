@@ -1,0 +1,56 @@
+// Error reasons and their reporting through the core's error upcalls.
+// SPDX-License-Identifier: Apache-2.0
+#include "errors.hpp"
+
+#include <cstdarg>
+
+#include "provider_context.hpp"
+
+namespace blake2simd {
+namespace {
+
+#define B2_REASON(reason, text) {static_cast<unsigned int>(Reason::reason), const_cast<char*>(text)}
+
+const OSSL_ITEM kReasonStrings[] = {
+    B2_REASON(invalid_key_length, "invalid key length (must be 1..64 bytes)"),
+    B2_REASON(no_key_set, "no key set"),
+    B2_REASON(invalid_salt_length, "invalid salt length (must be at most 16 bytes)"),
+    B2_REASON(invalid_custom_length, "invalid custom length (must be at most 16 bytes)"),
+    B2_REASON(invalid_output_size, "invalid output size (must be 1..64 bytes)"),
+    B2_REASON(wrong_param_type, "parameter has the wrong data type"),
+    B2_REASON(not_initialized, "context not initialized"),
+    B2_REASON(update_after_final, "update after final"),
+    B2_REASON(already_finalized, "final already called"),
+    B2_REASON(output_buffer_too_small, "output buffer too small"),
+    B2_REASON(allocation_failed, "memory allocation failed"),
+    B2_REASON(unsupported_param, "parameter not supported by this algorithm"),
+    {0, nullptr},
+};
+
+#undef B2_REASON
+
+// core_vset_error takes a va_list; this gives it one.
+void set_error(const ProviderContext* provider, unsigned int reason, const char* format,
+               ...) noexcept {
+    va_list args;
+    va_start(args, format);
+    provider->core_vset_error(provider->handle, reason, format, args);
+    va_end(args);
+}
+
+}  // namespace
+
+const OSSL_ITEM* reason_strings() noexcept { return kReasonStrings; }
+
+void raise_error(const ProviderContext* provider, Reason reason, const char* file, int line,
+                 const char* function) noexcept {
+    if (provider == nullptr || provider->core_new_error == nullptr ||
+        provider->core_set_error_debug == nullptr || provider->core_vset_error == nullptr) {
+        return;
+    }
+    provider->core_new_error(provider->handle);
+    provider->core_set_error_debug(provider->handle, file, line, function);
+    set_error(provider, static_cast<unsigned int>(reason), nullptr);
+}
+
+}  // namespace blake2simd

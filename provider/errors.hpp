@@ -1,0 +1,36 @@
+// Error reasons and their reporting through the core's error upcalls.
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <openssl/core.h>
+
+namespace blake2simd {
+
+struct ProviderContext;
+
+enum class Reason : int {
+    invalid_key_length = 1,
+    no_key_set,
+    invalid_salt_length,
+    invalid_custom_length,
+    invalid_output_size,
+    wrong_param_type,
+    not_initialized,
+    update_after_final,
+    already_finalized,
+    output_buffer_too_small,
+    allocation_failed,
+    unsupported_param,
+};
+
+// The table handed to libcrypto through OSSL_FUNC_PROVIDER_GET_REASON_STRINGS.
+const OSSL_ITEM* reason_strings() noexcept;
+
+// Raises `reason` on the calling thread's error queue, attributed to our provider.
+void raise_error(const ProviderContext* provider, Reason reason, const char* file, int line,
+                 const char* function) noexcept;
+
+}  // namespace blake2simd
+
+#define B2_RAISE(provider, reason) \
+    ::blake2simd::raise_error((provider), (reason), __FILE__, __LINE__, __func__)

@@ -1,0 +1,17 @@
+// Algorithm names and properties: the same name groups as OpenSSL's default provider, so
+// both providers' rows map onto one name number.
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+namespace blake2simd::names {
+
+inline constexpr char kProviderName[] = "blake2simd";
+inline constexpr char kProperties[] = "provider=blake2simd";
+
+inline constexpr char kDigestBlake2b512[] = "BLAKE2B-512:BLAKE2b512:1.3.6.1.4.1.1722.12.2.1.16";
+inline constexpr char kMacBlake2b[] = "BLAKE2BMAC:1.3.6.1.4.1.1722.12.2.1";
+
+// Parameter names of our own (no OpenSSL macro exists for them).
+inline constexpr char kParamKernel[] = "kernel";
+
+}  // namespace blake2simd::names

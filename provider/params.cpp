@@ -1,0 +1,125 @@
+// Parsing and validation of the BLAKE2b parameters shared by the digest and the MAC.
+// SPDX-License-Identifier: Apache-2.0
+#include "params.hpp"
+
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+
+#include <cstring>
+
+#include "names.hpp"
+
+namespace blake2simd {
+namespace {
+
+// Salt and personalization shorter than their field are zero-padded, as in OpenSSL.
+bool parse_padded_field(const OSSL_PARAM* p, uint8_t* field, size_t field_size, Reason too_long,
+                        Reason& failure) noexcept {
+    if (p->data_type != OSSL_PARAM_OCTET_STRING) {
+        failure = Reason::wrong_param_type;
+        return false;
+    }
+    if (p->data_size > field_size) {
+        failure = too_long;
+        return false;
+    }
+    std::memset(field, 0, field_size);
+    if (p->data_size > 0) {
+        std::memcpy(field, p->data, p->data_size);
+    }
+    return true;
+}
+
+bool parse_output_size(const OSSL_PARAM* p, uint8_t& output_size, Reason& failure) noexcept {
+    size_t size = 0;
+    if (p->data_type != OSSL_PARAM_INTEGER && p->data_type != OSSL_PARAM_UNSIGNED_INTEGER) {
+        failure = Reason::wrong_param_type;
+        return false;
+    }
+    if (!OSSL_PARAM_get_size_t(p, &size) || size < 1 || size > kMaxDigestBytes) {
+        failure = Reason::invalid_output_size;
+        return false;
+    }
+    output_size = static_cast<uint8_t>(size);
+    return true;
+}
+
+bool parse_key(const OSSL_PARAM* p, KeyArgument& key, Reason& failure) noexcept {
+    if (p->data_type != OSSL_PARAM_OCTET_STRING) {
+        failure = Reason::wrong_param_type;
+        return false;
+    }
+    if (!is_valid_key_length(p->data_size)) {
+        failure = Reason::invalid_key_length;
+        return false;
+    }
+    key.bytes = static_cast<const uint8_t*>(p->data);
+    key.length = p->data_size;
+    return true;
+}
+
+}  // namespace
+
+Blake2bParams Blake2bSettings::to_params(uint8_t key_length) const noexcept {
+    Blake2bParams params;
+    params.digest_length = output_size;
+    params.key_length = key_length;
+    std::memcpy(params.salt, salt, kSaltBytes);
+    std::memcpy(params.personal, personal, kPersonalBytes);
+    return params;
+}
+
+bool is_valid_key_length(size_t length) noexcept {
+    return length >= 1 && length <= kMaxKeyBytes;
+}
+
+bool parse_params(const OSSL_PARAM params[], const Blake2bSettings& current, KeyPolicy key_policy,
+                  ParsedParams& parsed, Reason& failure) noexcept {
+    parsed = ParsedParams{};
+    parsed.settings = current;
+    if (params == nullptr) {
+        return true;
+    }
+    const OSSL_PARAM* p = nullptr;
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_SIZE)) != nullptr) {
+        if (!parse_output_size(p, parsed.settings.output_size, failure)) {
+            return false;
+        }
+        parsed.settings_changed = true;
+    }
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_SALT)) != nullptr) {
+        if (!parse_padded_field(p, parsed.settings.salt, kSaltBytes, Reason::invalid_salt_length,
+                                failure)) {
+            return false;
+        }
+        parsed.settings_changed = true;
+    }
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_CUSTOM)) != nullptr) {
+        if (!parse_padded_field(p, parsed.settings.personal, kPersonalBytes,
+                                Reason::invalid_custom_length, failure)) {
+            return false;
+        }
+        parsed.settings_changed = true;
+    }
+    if (key_policy == KeyPolicy::accept &&
+        (p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_KEY)) != nullptr) {
+        return parse_key(p, parsed.key, failure);
+    }
+    return true;
+}
+
+bool get_common_ctx_params(OSSL_PARAM params[], size_t output_size,
+                           const char* kernel_name) noexcept {
+    OSSL_PARAM* p = nullptr;
+    if ((p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_SIZE)) != nullptr &&
+        !OSSL_PARAM_set_size_t(p, output_size)) {
+        return false;
+    }
+    if ((p = OSSL_PARAM_locate(params, names::kParamKernel)) != nullptr &&
+        !OSSL_PARAM_set_utf8_ptr(p, kernel_name) && !OSSL_PARAM_set_utf8_string(p, kernel_name)) {
+        return false;
+    }
+    return true;
+}
+
+}  // namespace blake2simd

@@ -1,0 +1,48 @@
+// Parsing and validation of the BLAKE2b parameters shared by the digest and the MAC.
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <openssl/core.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "blake2b_engine.hpp"
+#include "errors.hpp"
+
+namespace blake2simd {
+
+// What a caller can configure; it takes effect at the next init.
+struct Blake2bSettings {
+    uint8_t output_size = kMaxDigestBytes;
+    uint8_t salt[kSaltBytes] = {};
+    uint8_t personal[kPersonalBytes] = {};
+
+    Blake2bParams to_params(uint8_t key_length) const noexcept;
+};
+
+struct KeyArgument {
+    const uint8_t* bytes = nullptr;  // nullptr: no key given
+    size_t length = 0;
+};
+
+struct ParsedParams {
+    Blake2bSettings settings;  // the current settings with every given param applied
+    bool settings_changed = false;
+    KeyArgument key;  // a "key" param; only parsed when the caller accepts keys
+};
+
+enum class KeyPolicy { reject, accept };
+
+// Validates every recognised parameter before anything is applied, so a failing call
+// changes nothing. Unknown parameters are ignored, as everywhere in OpenSSL.
+bool parse_params(const OSSL_PARAM params[], const Blake2bSettings& current, KeyPolicy key_policy,
+                  ParsedParams& parsed, Reason& failure) noexcept;
+
+bool is_valid_key_length(size_t length) noexcept;
+
+// Fills the gettable parameters common to digest and MAC contexts.
+bool get_common_ctx_params(OSSL_PARAM params[], size_t output_size,
+                           const char* kernel_name) noexcept;
+
+}  // namespace blake2simd

@@ -1,0 +1,174 @@
+// Provider entry point: core upcalls, algorithm tables, provider parameters, teardown.
+// SPDX-License-Identifier: Apache-2.0
+#include <openssl/core_dispatch.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "algorithms.hpp"
+#include "context_support.hpp"
+#include "dispatch.hpp"
+#include "errors.hpp"
+#include "names.hpp"
+#include "provider_context.hpp"
+
+#ifndef B2_VERSION
+#error "B2_VERSION must be defined by the build"
+#endif
+
+namespace blake2simd {
+
+const KernelChoice& ProviderContext::kernel_choice() noexcept {
+    std::call_once(m_choice_once, [this]() noexcept {
+        const dispatch::Selection selection = dispatch::select_kernel(kernel_request);
+        m_choice.kernel = selection.kernel;
+        std::snprintf(m_choice.buildinfo, sizeof m_choice.buildinfo, "%s %s; kernel %s",
+                      names::kProviderName, B2_VERSION, selection.description);
+    });
+    return m_choice;
+}
+
+namespace {
+
+const OSSL_ALGORITHM kDigests[] = {
+    {names::kDigestBlake2b512, names::kProperties, kDigestBlake2b512Functions,
+     "BLAKE2b-512 (blake2simd)"},
+    {nullptr, nullptr, nullptr, nullptr},
+};
+
+const OSSL_ALGORITHM kMacs[] = {
+    {names::kMacBlake2b, names::kProperties, kMacBlake2bFunctions, "BLAKE2b MAC (blake2simd)"},
+    {nullptr, nullptr, nullptr, nullptr},
+};
+
+void provider_teardown(void* provctx) noexcept { delete static_cast<ProviderContext*>(provctx); }
+
+const OSSL_PARAM* provider_gettable_params(void*) noexcept {
+    static const OSSL_PARAM kGettable[] = {
+        OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_NAME, nullptr, 0),
+        OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_VERSION, nullptr, 0),
+        OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO, nullptr, 0),
+        OSSL_PARAM_int(OSSL_PROV_PARAM_STATUS, nullptr),
+        OSSL_PARAM_utf8_ptr(names::kParamKernel, nullptr, 0),
+        OSSL_PARAM_END,
+    };
+    return kGettable;
+}
+
+bool set_string_param(OSSL_PARAM params[], const char* key, const char* value) noexcept {
+    OSSL_PARAM* p = OSSL_PARAM_locate(params, key);
+    return p == nullptr || OSSL_PARAM_set_utf8_ptr(p, value) ||
+           OSSL_PARAM_set_utf8_string(p, value);
+}
+
+int provider_get_params(void* provctx, OSSL_PARAM params[]) noexcept {
+    const KernelChoice& choice = static_cast<ProviderContext*>(provctx)->kernel_choice();
+    const bool running = choice.kernel != nullptr;
+    OSSL_PARAM* p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS);
+    if (p != nullptr && !OSSL_PARAM_set_int(p, running ? 1 : 0)) {
+        return 0;
+    }
+    return set_string_param(params, OSSL_PROV_PARAM_NAME, names::kProviderName) &&
+                   set_string_param(params, OSSL_PROV_PARAM_VERSION, B2_VERSION) &&
+                   set_string_param(params, OSSL_PROV_PARAM_BUILDINFO, choice.buildinfo) &&
+                   set_string_param(params, names::kParamKernel,
+                                    running ? choice.kernel->name : "none")
+               ? 1
+               : 0;
+}
+
+// A provider whose kernels all failed their self-tests offers nothing: OpenSSL would keep
+// using a provider that merely reports status 0.
+const OSSL_ALGORITHM* provider_query_operation(void* provctx, int operation_id,
+                                               int* no_cache) noexcept {
+    *no_cache = 0;
+    if (static_cast<ProviderContext*>(provctx)->kernel_choice().kernel == nullptr) {
+        return nullptr;
+    }
+    switch (operation_id) {
+        case OSSL_OP_DIGEST:
+            return kDigests;
+        case OSSL_OP_MAC:
+            return kMacs;
+        default:
+            return nullptr;
+    }
+}
+
+const OSSL_ITEM* provider_get_reason_strings(void*) noexcept { return reason_strings(); }
+
+const OSSL_DISPATCH kProviderFunctions[] = {
+    B2_DISPATCH(PROVIDER_TEARDOWN, provider_teardown),
+    B2_DISPATCH(PROVIDER_GETTABLE_PARAMS, provider_gettable_params),
+    B2_DISPATCH(PROVIDER_GET_PARAMS, provider_get_params),
+    B2_DISPATCH(PROVIDER_QUERY_OPERATION, provider_query_operation),
+    B2_DISPATCH(PROVIDER_GET_REASON_STRINGS, provider_get_reason_strings),
+    {0, nullptr},
+};
+
+void capture_core_functions(const OSSL_DISPATCH* in, ProviderContext& provider,
+                            OSSL_FUNC_core_get_params_fn*& core_get_params) noexcept {
+    for (; in->function_id != 0; ++in) {
+        switch (in->function_id) {
+            case OSSL_FUNC_CORE_GET_PARAMS:
+                core_get_params = OSSL_FUNC_core_get_params(in);
+                break;
+            case OSSL_FUNC_CORE_NEW_ERROR:
+                provider.core_new_error = OSSL_FUNC_core_new_error(in);
+                break;
+            case OSSL_FUNC_CORE_SET_ERROR_DEBUG:
+                provider.core_set_error_debug = OSSL_FUNC_core_set_error_debug(in);
+                break;
+            case OSSL_FUNC_CORE_VSET_ERROR:
+                provider.core_vset_error = OSSL_FUNC_core_vset_error(in);
+                break;
+            default:
+                break;
+        }
+    }
+}
+
+// The environment wins over the configuration so one run can be steered without editing
+// openssl.cnf.
+void read_kernel_request(const OSSL_CORE_HANDLE* handle,
+                         OSSL_FUNC_core_get_params_fn* core_get_params,
+                         ProviderContext& provider) noexcept {
+    const char* request = std::getenv("BLAKE2SIMD_KERNEL");
+    if ((request == nullptr || *request == '\0') && core_get_params != nullptr) {
+        char* configured = nullptr;
+        OSSL_PARAM query[] = {
+            OSSL_PARAM_utf8_ptr(names::kParamKernel, &configured, 0),
+            OSSL_PARAM_END,
+        };
+        if (core_get_params(handle, query) && configured != nullptr) {
+            request = configured;
+        }
+    }
+    if (request != nullptr) {
+        std::snprintf(provider.kernel_request, sizeof provider.kernel_request, "%s", request);
+    }
+}
+
+}  // namespace
+}  // namespace blake2simd
+
+extern "C" __attribute__((visibility("default"))) int OSSL_provider_init(
+    const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in, const OSSL_DISPATCH** out,
+    void** provctx) noexcept {
+    using namespace blake2simd;
+    auto* provider = new (std::nothrow) ProviderContext;
+    if (provider == nullptr) {
+        return 0;
+    }
+    provider->handle = handle;
+    OSSL_FUNC_core_get_params_fn* core_get_params = nullptr;
+    capture_core_functions(in, *provider, core_get_params);
+    read_kernel_request(handle, core_get_params, *provider);
+    *out = kProviderFunctions;
+    *provctx = provider;
+    return 1;
+}

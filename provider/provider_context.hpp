@@ -1,0 +1,36 @@
+// Per-instance provider state: the core's upcalls and this instance's kernel choice.
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <openssl/core.h>
+#include <openssl/core_dispatch.h>
+
+#include <mutex>
+
+#include "kernel.hpp"
+
+namespace blake2simd {
+
+struct KernelChoice {
+    const KernelInfo* kernel;  // nullptr: no kernel passed its self-test, nothing is offered
+    char buildinfo[256];
+};
+
+struct ProviderContext {
+    const OSSL_CORE_HANDLE* handle = nullptr;
+    OSSL_FUNC_core_new_error_fn* core_new_error = nullptr;
+    OSSL_FUNC_core_set_error_debug_fn* core_set_error_debug = nullptr;
+    OSSL_FUNC_core_vset_error_fn* core_vset_error = nullptr;
+
+    char kernel_request[32] = {};  // from BLAKE2SIMD_KERNEL, else the config's `kernel`
+
+    // Resolved on first use, not at load: choosing may time the kernels, and every
+    // process that loads OpenSSL with a system-wide config loads us.
+    const KernelChoice& kernel_choice() noexcept;
+
+private:
+    std::once_flag m_choice_once;
+    KernelChoice m_choice{};
+};
+
+}  // namespace blake2simd
