@@ -9,44 +9,40 @@
 namespace blake2simd {
 namespace {
 
+// memcpy compiles to one load or store; the swap only exists on big-endian hosts.
 uint64_t load64_le(const uint8_t* p) noexcept {
-    uint64_t w = 0;
-    for (int i = 7; i >= 0; --i) {
-        w = (w << 8) | p[i];
-    }
+    uint64_t w;
+    std::memcpy(&w, p, sizeof w);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
     return w;
 }
 
 void store64_le(uint8_t* p, uint64_t w) noexcept {
-    for (int i = 0; i < 8; ++i) {
-        p[i] = static_cast<uint8_t>(w >> (8 * i));
-    }
-}
-
-void serialize(const Blake2bParams& params, uint8_t block[64]) noexcept {
-    std::memset(block, 0, 64);
-    block[0] = params.digest_length;
-    block[1] = params.key_length;
-    block[2] = params.fanout;
-    block[3] = params.depth;
-    for (int i = 0; i < 4; ++i) {
-        block[4 + i] = static_cast<uint8_t>(params.leaf_length >> (8 * i));
-    }
-    store64_le(block + 8, params.node_offset);
-    block[16] = params.node_depth;
-    block[17] = params.inner_length;
-    std::memcpy(block + 32, params.salt, kSaltBytes);
-    std::memcpy(block + 48, params.personal, kPersonalBytes);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    std::memcpy(p, &w, sizeof w);
 }
 
 }  // namespace
 
+// The parameter block's words, built directly (RFC 7693 section 2.5 layout): this runs at
+// every init, so no byte-wise serialization.
 void initial_chaining_value(const Blake2bParams& params, uint64_t h[8]) noexcept {
-    uint8_t block[64];
-    serialize(params, block);
-    for (int i = 0; i < 8; ++i) {
-        h[i] = kIV[i] ^ load64_le(block + 8 * i);
-    }
+    const uint64_t first_word = uint64_t{params.digest_length} | uint64_t{params.key_length} << 8 |
+                                uint64_t{params.fanout} << 16 | uint64_t{params.depth} << 24 |
+                                uint64_t{params.leaf_length} << 32;
+    const uint64_t third_word = uint64_t{params.node_depth} | uint64_t{params.inner_length} << 8;
+    h[0] = kIV[0] ^ first_word;
+    h[1] = kIV[1] ^ params.node_offset;
+    h[2] = kIV[2] ^ third_word;
+    h[3] = kIV[3];
+    h[4] = kIV[4] ^ load64_le(params.salt);
+    h[5] = kIV[5] ^ load64_le(params.salt + 8);
+    h[6] = kIV[6] ^ load64_le(params.personal);
+    h[7] = kIV[7] ^ load64_le(params.personal + 8);
 }
 
 void Blake2bEngine::start(CompressFn compress, const Blake2bParams& params,
@@ -119,19 +115,24 @@ void Blake2bEngine::update(const uint8_t* data, size_t length) noexcept {
     m_buffered = static_cast<uint32_t>(length);
 }
 
+// Leaves the last block in the buffer: contexts are cleansed when freed, and cleansing here
+// would cost every message.
 void Blake2bEngine::finish(uint8_t* out) noexcept {
     std::memset(m_buffer + m_buffered, 0, kBlockBytes - m_buffered);
     m_state.f[0] = ~0ULL;
     m_state.f[1] = m_last_node ? ~0ULL : 0;
     m_compress(&m_state, m_buffer, 1, m_buffered);
-    uint8_t digest[kMaxDigestBytes];
-    for (int i = 0; i < 8; ++i) {
-        store64_le(digest + 8 * i, m_state.h[i]);
-    }
-    std::memcpy(out, digest, m_digest_length);
-    OPENSSL_cleanse(digest, sizeof digest);
-    OPENSSL_cleanse(m_buffer, sizeof m_buffer);
     m_buffered = 0;
+    const size_t whole_words = m_digest_length / 8;
+    for (size_t i = 0; i < whole_words; ++i) {
+        store64_le(out + 8 * i, m_state.h[i]);
+    }
+    if (m_digest_length % 8 != 0) {
+        uint8_t last_word[8];
+        store64_le(last_word, m_state.h[whole_words]);
+        std::memcpy(out + 8 * whole_words, last_word, m_digest_length % 8);
+        OPENSSL_cleanse(last_word, sizeof last_word);
+    }
 }
 
 }  // namespace blake2simd

@@ -35,12 +35,12 @@ Context* new_context(void* provctx) noexcept {
     if (kernel == nullptr) {
         return nullptr;
     }
-    void* memory = OPENSSL_zalloc(sizeof(Context));
+    void* memory = OPENSSL_malloc(sizeof(Context));
     if (memory == nullptr) {
         B2_RAISE(provider, Reason::allocation_failed);
         return nullptr;
     }
-    auto* ctx = new (memory) Context{};
+    auto* ctx = new (memory) Context{};  // value-initialized: zeroed where no initializer says otherwise
     ctx->provider = provider;
     ctx->kernel = kernel;
     return ctx;
