@@ -153,13 +153,8 @@ void read_kernel_request(const OSSL_CORE_HANDLE* handle,
     }
 }
 
-}  // namespace
-}  // namespace blake2simd
-
-extern "C" __attribute__((visibility("default"))) int OSSL_provider_init(
-    const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in, const OSSL_DISPATCH** out,
-    void** provctx) noexcept {
-    using namespace blake2simd;
+int initialize(const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in,
+               const OSSL_DISPATCH** out, void** provctx) noexcept {
     auto* provider = new (std::nothrow) ProviderContext;
     if (provider == nullptr) {
         return 0;
@@ -171,4 +166,15 @@ extern "C" __attribute__((visibility("default"))) int OSSL_provider_init(
     *out = kProviderFunctions;
     *provctx = provider;
     return 1;
+}
+
+}  // namespace
+}  // namespace blake2simd
+
+// <openssl/core.h> declares this without noexcept; initialize() is noexcept, so nothing can
+// propagate out of it anyway.
+extern "C" __attribute__((visibility("default"))) int OSSL_provider_init(
+    const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in, const OSSL_DISPATCH** out,
+    void** provctx) {
+    return blake2simd::initialize(handle, in, out, provctx);
 }
