@@ -7,7 +7,9 @@
 namespace blake2simd::kernels {
 namespace {
 
-inline uint64_t rotr64(uint64_t w, unsigned c) { return (w >> c) | (w << (64 - c)); }
+inline uint64_t rotr64(uint64_t w, unsigned c) {
+    return (w >> c) | (w << (64 - c));
+}
 
 inline uint64_t load64_le(const uint8_t* p) {
     // Assembled byte by byte so the result is little-endian on any host and any alignment.

@@ -27,7 +27,7 @@ struct Blake2bParams {
 // Trivially copyable so contexts can be duplicated with a plain copy; holds no pointers
 // to itself.
 class Blake2bEngine final {
-public:
+  public:
     // Unkeyed start. `last_node` marks the last node of a tree level (BLAKE2bp's last leaf, root).
     void start(CompressFn compress, const Blake2bParams& params, bool last_node = false) noexcept;
 
@@ -51,7 +51,7 @@ public:
     void start_keyed_empty(CompressFn compress, const Blake2bParams& params,
                            const uint8_t* key) noexcept;
 
-private:
+  private:
     void compress_buffered_block() noexcept;
 
     Blake2bState m_state;

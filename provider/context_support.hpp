@@ -40,7 +40,8 @@ Context* new_context(void* provctx) noexcept {
         B2_RAISE(provider, Reason::allocation_failed);
         return nullptr;
     }
-    auto* ctx = new (memory) Context{};  // value-initialized: zeroed where no initializer says otherwise
+    // Value-initialized: zeroed wherever no member initializer says otherwise.
+    auto* ctx = new (memory) Context{};
     ctx->provider = provider;
     ctx->kernel = kernel;
     return ctx;

@@ -30,9 +30,13 @@ struct DigestContext {
     }
 };
 
-void* digest_newctx(void* provctx) noexcept { return new_context<DigestContext>(provctx); }
+void* digest_newctx(void* provctx) noexcept {
+    return new_context<DigestContext>(provctx);
+}
 
-void digest_freectx(void* vctx) noexcept { free_context<DigestContext>(vctx); }
+void digest_freectx(void* vctx) noexcept {
+    free_context<DigestContext>(vctx);
+}
 
 void* digest_dupctx(void* vctx) noexcept {
     return duplicate_context(static_cast<const DigestContext*>(vctx));

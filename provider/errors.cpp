@@ -9,7 +9,8 @@
 namespace blake2simd {
 namespace {
 
-#define B2_REASON(reason, text) {static_cast<unsigned int>(Reason::reason), const_cast<char*>(text)}
+#define B2_REASON(reason, text) \
+    { static_cast<unsigned int>(Reason::reason), const_cast<char*>(text) }
 
 const OSSL_ITEM kReasonStrings[] = {
     B2_REASON(invalid_key_length, "invalid key length (must be 1..64 bytes)"),
@@ -40,7 +41,9 @@ void set_error(const ProviderContext* provider, unsigned int reason, const char*
 
 }  // namespace
 
-const OSSL_ITEM* reason_strings() noexcept { return kReasonStrings; }
+const OSSL_ITEM* reason_strings() noexcept {
+    return kReasonStrings;
+}
 
 void raise_error(const ProviderContext* provider, Reason reason, const char* file, int line,
                  const char* function) noexcept {

@@ -45,9 +45,13 @@ struct MacContext {
     }
 };
 
-void* mac_newctx(void* provctx) noexcept { return new_context<MacContext>(provctx); }
+void* mac_newctx(void* provctx) noexcept {
+    return new_context<MacContext>(provctx);
+}
 
-void mac_freectx(void* vctx) noexcept { free_context<MacContext>(vctx); }
+void mac_freectx(void* vctx) noexcept {
+    free_context<MacContext>(vctx);
+}
 
 void* mac_dupctx(void* vctx) noexcept {
     return duplicate_context(static_cast<const MacContext*>(vctx));

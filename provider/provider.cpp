@@ -45,7 +45,9 @@ const OSSL_ALGORITHM kMacs[] = {
     {nullptr, nullptr, nullptr, nullptr},
 };
 
-void provider_teardown(void* provctx) noexcept { delete static_cast<ProviderContext*>(provctx); }
+void provider_teardown(void* provctx) noexcept {
+    delete static_cast<ProviderContext*>(provctx);
+}
 
 const OSSL_PARAM* provider_gettable_params(void*) noexcept {
     static const OSSL_PARAM kGettable[] = {
@@ -99,7 +101,9 @@ const OSSL_ALGORITHM* provider_query_operation(void* provctx, int operation_id,
     }
 }
 
-const OSSL_ITEM* provider_get_reason_strings(void*) noexcept { return reason_strings(); }
+const OSSL_ITEM* provider_get_reason_strings(void*) noexcept {
+    return reason_strings();
+}
 
 const OSSL_DISPATCH kProviderFunctions[] = {
     B2_DISPATCH(PROVIDER_TEARDOWN, provider_teardown),
@@ -153,8 +157,8 @@ void read_kernel_request(const OSSL_CORE_HANDLE* handle,
     }
 }
 
-int initialize(const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in,
-               const OSSL_DISPATCH** out, void** provctx) noexcept {
+int initialize(const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in, const OSSL_DISPATCH** out,
+               void** provctx) noexcept {
     auto* provider = new (std::nothrow) ProviderContext;
     if (provider == nullptr) {
         return 0;

@@ -28,7 +28,7 @@ struct ProviderContext {
     // process that loads OpenSSL with a system-wide config loads us.
     const KernelChoice& kernel_choice() noexcept;
 
-private:
+  private:
     std::once_flag m_choice_once;
     KernelChoice m_choice{};
 };

@@ -39,19 +39,24 @@ std::string last_reason() {
     return reason != nullptr ? reason : "";
 }
 
-bool contains(const std::string& text, const char* part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const char* part) {
+    return text.find(part) != std::string::npos;
+}
 
 struct MacPair {
     b2test::MacCtxPtr ours;
     b2test::MacCtxPtr theirs;
 };
 
-MacPair new_mac_pair(const b2test::ProviderSession& session) {
-    static b2test::MacPtr ours = session.fetch_mac(b2test::kMacName, b2test::kOurPropq);
-    static b2test::MacPtr theirs = session.fetch_mac(b2test::kMacName, b2test::kDefaultPropq);
-    B2_REQUIRE(ours && theirs, "fetch BLAKE2BMAC from both providers");
-    return {b2test::MacCtxPtr(EVP_MAC_CTX_new(ours.get())),
-            b2test::MacCtxPtr(EVP_MAC_CTX_new(theirs.get()))};
+// Fetched once in main and released before the library context goes away.
+struct FetchedMacs {
+    b2test::MacPtr ours;
+    b2test::MacPtr theirs;
+};
+
+MacPair new_mac_pair(const FetchedMacs& macs) {
+    return {b2test::MacCtxPtr(EVP_MAC_CTX_new(macs.ours.get())),
+            b2test::MacCtxPtr(EVP_MAC_CTX_new(macs.theirs.get()))};
 }
 
 Bytes mac_final(EVP_MAC_CTX* ctx) {
@@ -102,8 +107,8 @@ void check_provider_params(Report& report, const b2test::ProviderSession& sessio
     OSSL_PROVIDER_unload(provider);
 }
 
-void check_mac_errors(Report& report, const b2test::ProviderSession& session) {
-    MacPair pair = new_mac_pair(session);
+void check_mac_errors(Report& report, const FetchedMacs& macs) {
+    MacPair pair = new_mac_pair(macs);
     EVP_MAC_CTX* ctx = pair.ours.get();
     const Bytes key = pattern(64, 1);
     const Bytes long_key = pattern(65, 1);
@@ -127,15 +132,19 @@ void check_mac_errors(Report& report, const b2test::ProviderSession& session) {
     const BadParam bad_params[] = {
         {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size_zero), "invalid output size"},
         {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size_big), "invalid output size"},
-        {OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_SALT, const_cast<uint8_t*>(long_field.data()), 17),
+        {OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_SALT,
+                                           const_cast<uint8_t*>(long_field.data()), 17),
          "invalid salt length"},
-        {OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_CUSTOM, const_cast<uint8_t*>(long_field.data()), 17),
+        {OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_CUSTOM,
+                                           const_cast<uint8_t*>(long_field.data()), 17),
          "invalid custom length"},
-        {OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_KEY, const_cast<uint8_t*>(long_key.data()), 65),
+        {OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_KEY,
+                                           const_cast<uint8_t*>(long_key.data()), 65),
          "invalid key length"},
         {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_KEY, const_cast<char*>("abc"), 3),
          "wrong data type"},
-        {OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_SIZE, const_cast<uint8_t*>(key.data()), 8),
+        {OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_SIZE, const_cast<uint8_t*>(key.data()),
+                                           8),
          "wrong data type"},
     };
     for (const BadParam& bad : bad_params) {
@@ -146,8 +155,8 @@ void check_mac_errors(Report& report, const b2test::ProviderSession& session) {
 }
 
 // A set_params call that fails must change nothing, unlike the default provider's.
-void check_failed_set_params_changes_nothing(Report& report, const b2test::ProviderSession& session) {
-    MacPair pair = new_mac_pair(session);
+void check_failed_set_params_changes_nothing(Report& report, const FetchedMacs& macs) {
+    MacPair pair = new_mac_pair(macs);
     const Bytes key = pattern(32, 9);
     const Bytes message = pattern(200, 2);
     const Bytes salt = pattern(16, 4);
@@ -155,8 +164,10 @@ void check_failed_set_params_changes_nothing(Report& report, const b2test::Provi
     size_t size = 20;
     OSSL_PARAM mixed[] = {
         OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size),
-        OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_SALT, const_cast<uint8_t*>(salt.data()), 16),
-        OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_CUSTOM, const_cast<uint8_t*>(long_custom.data()), 17),
+        OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_SALT, const_cast<uint8_t*>(salt.data()),
+                                          16),
+        OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_CUSTOM,
+                                          const_cast<uint8_t*>(long_custom.data()), 17),
         OSSL_PARAM_construct_end(),
     };
     B2_CHECK(report, EVP_MAC_CTX_set_params(pair.ours.get(), mixed) == 0, "mixed set_params fails");
@@ -168,8 +179,8 @@ void check_failed_set_params_changes_nothing(Report& report, const b2test::Provi
 }
 
 // `size` set after init applies from the next init; final writes what get_mac_size reports.
-void check_size_after_init(Report& report, const b2test::ProviderSession& session) {
-    MacPair pair = new_mac_pair(session);
+void check_size_after_init(Report& report, const FetchedMacs& macs) {
+    MacPair pair = new_mac_pair(macs);
     EVP_MAC_CTX* ctx = pair.ours.get();
     const Bytes key = pattern(48, 11);
     const Bytes message = pattern(77, 6);
@@ -182,35 +193,38 @@ void check_size_after_init(Report& report, const b2test::ProviderSession& sessio
     B2_CHECK(report, EVP_MAC_CTX_get_mac_size(ctx) == 64, "current message keeps its size");
     B2_CHECK(report, EVP_MAC_update(ctx, message.data(), message.size()) == 1, "update");
     const Bytes first = mac_final(ctx);
-    const Bytes expected64 = mac_message(pair.theirs.get(), key.data(), key.size(), nullptr, message);
+    const Bytes expected64 =
+        mac_message(pair.theirs.get(), key.data(), key.size(), nullptr, message);
     B2_CHECK(report, first.size() == 64 && first == expected64, "final writes the init-time size");
 
     B2_CHECK(report, EVP_MAC_CTX_get_mac_size(ctx) == 24, "next init's size reported");
     const Bytes second = mac_message(ctx, nullptr, 0, nullptr, message);
-    const Bytes expected24 = mac_message(pair.theirs.get(), key.data(), key.size(), set_size, message);
+    const Bytes expected24 =
+        mac_message(pair.theirs.get(), key.data(), key.size(), set_size, message);
     B2_CHECK(report, second.size() == 24 && second == expected24, "size applies from next init");
 }
 
 // Re-init with a NULL key resumes from the cached keyed state; every path must still equal
 // a fresh keyed computation, including the empty message and a param change before final.
-void check_key_reuse(Report& report, const b2test::ProviderSession& session) {
-    MacPair pair = new_mac_pair(session);
+void check_key_reuse(Report& report, const FetchedMacs& macs) {
+    MacPair pair = new_mac_pair(macs);
     EVP_MAC_CTX* ours = pair.ours.get();
     EVP_MAC_CTX* theirs = pair.theirs.get();
     const Bytes key = pattern(40, 21);
     const Bytes other_key = pattern(40, 22);
     const Bytes empty;
     const Bytes salt = pattern(16, 8);
-    OSSL_PARAM with_salt[] = {
-        OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_SALT, const_cast<uint8_t*>(salt.data()), 16),
-        OSSL_PARAM_construct_end()};
+    OSSL_PARAM with_salt[] = {OSSL_PARAM_construct_octet_string(
+                                  OSSL_MAC_PARAM_SALT, const_cast<uint8_t*>(salt.data()), 16),
+                              OSSL_PARAM_construct_end()};
 
     for (size_t length : {0, 1, 64, 127, 128, 129, 256, 1000}) {
         const Bytes message = pattern(length, static_cast<uint8_t>(length));
         mac_message(ours, key.data(), key.size(), nullptr, pattern(3, 3));
         const Bytes reused = mac_message(ours, nullptr, 0, nullptr, message);
         const Bytes fresh = mac_message(theirs, key.data(), key.size(), nullptr, message);
-        B2_CHECK(report, !reused.empty() && reused == fresh, "reused key, length " + std::to_string(length));
+        B2_CHECK(report, !reused.empty() && reused == fresh,
+                 "reused key, length " + std::to_string(length));
     }
     // A param change while the message is still empty must not leak into the current one.
     B2_CHECK(report, EVP_MAC_init(ours, key.data(), key.size(), nullptr) == 1, "init");
@@ -222,22 +236,26 @@ void check_key_reuse(Report& report, const b2test::ProviderSession& session) {
     B2_CHECK(report, salted == mac_message(theirs, key.data(), key.size(), with_salt, empty),
              "salt applies from the next init");
     // A new key, even through params, replaces the cached state.
-    OSSL_PARAM new_key[] = {OSSL_PARAM_construct_octet_string(
-                                OSSL_MAC_PARAM_KEY, const_cast<uint8_t*>(other_key.data()), other_key.size()),
-                            OSSL_PARAM_construct_end()};
+    OSSL_PARAM new_key[] = {
+        OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_KEY,
+                                          const_cast<uint8_t*>(other_key.data()), other_key.size()),
+        OSSL_PARAM_construct_end()};
     const Bytes message = pattern(90, 1);
     const Bytes rekeyed = mac_message(ours, nullptr, 0, new_key, message);
-    B2_CHECK(report, rekeyed == mac_message(theirs, other_key.data(), other_key.size(), with_salt, message),
+    B2_CHECK(report,
+             rekeyed == mac_message(theirs, other_key.data(), other_key.size(), with_salt, message),
              "key param replaces the key");
 }
 
-void check_life_cycle(Report& report, const b2test::ProviderSession& session) {
-    MacPair pair = new_mac_pair(session);
+void check_life_cycle(Report& report, const b2test::ProviderSession& session,
+                      const FetchedMacs& macs) {
+    MacPair pair = new_mac_pair(macs);
     EVP_MAC_CTX* ctx = pair.ours.get();
     const Bytes key = pattern(16, 1);
     B2_CHECK(report, !mac_message(ctx, key.data(), key.size(), nullptr, key).empty(), "mac");
     B2_CHECK(report, EVP_MAC_update(ctx, key.data(), key.size()) == 0, "MAC update after final");
-    B2_CHECK(report, contains(last_reason(), "update after final"), "MAC update-after-final reason");
+    B2_CHECK(report, contains(last_reason(), "update after final"),
+             "MAC update-after-final reason");
     B2_CHECK(report, mac_final(ctx).empty(), "MAC second final");
     B2_CHECK(report, contains(last_reason(), "final already called"), "MAC second-final reason");
 
@@ -249,7 +267,8 @@ void check_life_cycle(Report& report, const b2test::ProviderSession& session) {
     B2_CHECK(report, EVP_DigestFinal_ex(md_ctx.get(), out, &out_length) == 1, "digest final");
     B2_CHECK(report, EVP_DigestUpdate(md_ctx.get(), out, 1) == 0, "digest update after final");
     B2_CHECK(report, contains(last_reason(), "update after final"), "digest update reason");
-    B2_CHECK(report, EVP_DigestFinal_ex(md_ctx.get(), out, &out_length) == 0, "digest second final");
+    B2_CHECK(report, EVP_DigestFinal_ex(md_ctx.get(), out, &out_length) == 0,
+             "digest second final");
     B2_CHECK(report, contains(last_reason(), "final already called"), "digest second-final reason");
 }
 
@@ -276,7 +295,8 @@ void check_digest_size(Report& report, const b2test::ProviderSession& session) {
     }
     b2test::MdCtxPtr fresh(EVP_MD_CTX_new());
     const auto full = b2test::run_digest(fresh.get(), md.get(), nullptr, message);
-    B2_CHECK(report, full && full->size() == 64 && !std::equal(sized->begin(), sized->end(), full->begin()),
+    B2_CHECK(report,
+             full && full->size() == 64 && !std::equal(sized->begin(), sized->end(), full->begin()),
              "a 32-byte BLAKE2b is not a truncated 64-byte one");
     const auto kernel = b2test::served_kernel(ctx.get());
     B2_CHECK(report, kernel && !kernel->empty(), "digest ctx reports its kernel");
@@ -288,11 +308,16 @@ int main() {
     Report report("test_semantics");
     b2test::ProviderSession session(b2test::ProviderSession::Default::include);
     check_provider_params(report, session);
-    check_mac_errors(report, session);
-    check_failed_set_params_changes_nothing(report, session);
-    check_size_after_init(report, session);
-    check_key_reuse(report, session);
-    check_life_cycle(report, session);
+    {
+        const FetchedMacs macs{session.fetch_mac(b2test::kMacName, b2test::kOurPropq),
+                               session.fetch_mac(b2test::kMacName, b2test::kDefaultPropq)};
+        B2_REQUIRE(macs.ours && macs.theirs, "fetch BLAKE2BMAC from both providers");
+        check_mac_errors(report, macs);
+        check_failed_set_params_changes_nothing(report, macs);
+        check_size_after_init(report, macs);
+        check_key_reuse(report, macs);
+        check_life_cycle(report, session, macs);
+    }
     check_digest_size(report, session);
     return report.finish();
 }
