@@ -1,0 +1,100 @@
+// Minimal check/report helpers for the EVP tests: count, show the first failures, summarise.
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <openssl/err.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+namespace b2test {
+
+// Exit status a test returns when the host cannot run it; CTest maps it via SKIP_RETURN_CODE.
+inline constexpr int kSkipExitCode = 77;
+
+// Everything on the OpenSSL error queue as text (and the queue emptied), for failure messages.
+inline std::string drain_openssl_errors() {
+    std::string text;
+    const char* file = nullptr;
+    int line = 0;
+    unsigned long code = 0;
+    while ((code = ERR_get_error_all(&file, &line, nullptr, nullptr, nullptr)) != 0) {
+        char buffer[256];
+        ERR_error_string_n(code, buffer, sizeof buffer);
+        if (!text.empty()) {
+            text += "; ";
+        }
+        text += buffer;
+    }
+    return text;
+}
+
+// Counts checks of one test program. Only the first few failures are printed in full so a
+// systematic bug does not bury the summary under thousands of identical lines.
+class Report final {
+  public:
+    explicit Report(std::string_view program, int max_printed_failures = 10)
+        : m_program(program), m_max_printed(max_printed_failures) {}
+
+    void pass() noexcept { ++m_passed; }
+
+    void fail(const char* file, int line, const char* condition, std::string_view context) {
+        ++m_failed;
+        if (m_failed <= m_max_printed) {
+            const std::string errors = drain_openssl_errors();
+            std::fprintf(stderr, "FAIL %s:%d: %s -- %.*s%s%s\n", file, line, condition,
+                         static_cast<int>(context.size()), context.data(),
+                         errors.empty() ? "" : " | openssl: ", errors.c_str());
+        } else if (m_failed == m_max_printed + 1) {
+            std::fprintf(stderr, "(further failures are counted but not printed)\n");
+        }
+    }
+
+    [[nodiscard]] long failed() const noexcept { return m_failed; }
+    [[nodiscard]] long passed() const noexcept { return m_passed; }
+
+    // Prints the summary; the return value is the process exit status.
+    [[nodiscard]] int finish() const {
+        std::printf("%s: %ld passed, %ld failed\n", m_program.c_str(), m_passed, m_failed);
+        if (m_passed == 0 && m_failed == 0) {
+            std::printf("%s: no checks ran, counted as failure\n", m_program.c_str());
+            return 1;
+        }
+        return m_failed == 0 ? 0 : 1;
+    }
+
+  private:
+    std::string m_program;
+    int m_max_printed;
+    long m_passed = 0;
+    long m_failed = 0;
+};
+
+// Fatal setup failure: print why (with the OpenSSL error queue) and exit 1.
+[[noreturn]] inline void fatal(std::string_view why) {
+    const std::string errors = drain_openssl_errors();
+    std::fprintf(stderr, "FATAL: %.*s%s%s\n", static_cast<int>(why.size()), why.data(),
+                 errors.empty() ? "" : " | openssl: ", errors.c_str());
+    std::exit(1);
+}
+
+}  // namespace b2test
+
+// `context` is evaluated only when the check fails, so it may build strings freely.
+#define B2_CHECK(report, condition, context)                          \
+    do {                                                              \
+        if (condition) {                                              \
+            (report).pass();                                          \
+        } else {                                                      \
+            (report).fail(__FILE__, __LINE__, #condition, (context)); \
+        }                                                             \
+    } while (0)
+
+#define B2_REQUIRE(condition, context)                                              \
+    do {                                                                            \
+        if (!(condition)) {                                                         \
+            ::b2test::fatal(std::string(#condition " -- ") + std::string(context)); \
+        }                                                                           \
+    } while (0)
