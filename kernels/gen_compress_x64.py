@@ -1,0 +1,532 @@
+#!/usr/bin/env python3
+# Generates kernels/compress_x64.S, the scalar x86-64 BLAKE2b compression kernel.
+# SPDX-License-Identifier: Apache-2.0
+"""Emit a hand-scheduled, fully unrolled scalar BLAKE2b kernel for baseline x86-64.
+
+Why a generator: the speed of this kernel comes from instruction order and register
+assignment, which are tedious and error-prone to maintain by hand.
+
+* The four G functions of each half-round are interleaved step by step: four independent
+  dependency chains of 12 one-cycle operations per half-round (the latency bound).
+* Rotates run on only two ports, so two of the four G's run one step behind the other two
+  and never rotate in the same step (SKEW_STEPS).
+* Message words are added to `a` a step or two before `a` is needed (`a + m + b` becomes
+  `(a + m) + b`), which takes the message add off the critical path (LEAD_STEPS_*).
+* The 16 working words compete for the 15 usable general-purpose registers. A small
+  allocator keeps 15 words in registers and spills by furthest next use (Belady), then
+  hoists every reload as far up as the register it lands in allows, so the load completes
+  long before its value is needed.
+* The block is first copied to the red zone below %rsp, so the rounds address message words
+  relative to %rsp and need no pointer register. The sigma schedule is resolved here: the
+  kernel has no tables and no relocations.
+
+The block loop is inside the kernel. Only baseline x86-64 is used (general-purpose
+registers, plus SSE2 moves for the block copy), so every x86-64 CPU runs it.
+
+Usage: gen_compress_x64.py [--output PATH]   write the kernel (default: next to this script)
+       gen_compress_x64.py --check [PATH]    exit 1 if PATH differs from what would be written
+"""
+
+import argparse
+import pathlib
+import sys
+
+SYMBOL = "blake2simd_compress_x64"
+
+IV = [
+    0x6A09E667F3BCC908, 0xBB67AE8584CAA73B, 0x3C6EF372FE94F82B, 0xA54FF53A5F1D36F1,
+    0x510E527FADE682D1, 0x9B05688C2B3E6C1F, 0x1F83D9ABFB41BD6B, 0x5BE0CD19137E2179,
+]
+
+SIGMA = [
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+    [14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3],
+    [11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4],
+    [7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8],
+    [9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13],
+    [2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9],
+    [12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11],
+    [13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10],
+    [6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5],
+    [10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0],
+]
+ROUNDS = 12
+
+# (a, b, c, d) word indices of the column step and the diagonal step. Word v[i] (i < 4) is
+# the `a` of G number i in both steps, which is what lets the next half-round's message add
+# be issued early.
+COLUMN_GS = [(0, 4, 8, 12), (1, 5, 9, 13), (2, 6, 10, 14), (3, 7, 11, 15)]
+DIAGONAL_GS = [(0, 5, 10, 15), (1, 6, 11, 12), (2, 7, 8, 13), (3, 4, 9, 14)]
+
+# Steps of one G as in-place two-operand instructions, numbered 1..13; number 7 is left free
+# because the message add of the second half moves (see LEAD_STEPS_Y).
+G_STEPS = [
+    (1, "add", "a", "b"), (2, "xor", "d", "a"), (3, "ror", "d", 32), (4, "add", "c", "d"),
+    (5, "xor", "b", "c"), (6, "ror", "b", 24), (8, "add", "a", "b"), (9, "xor", "d", "a"),
+    (10, "ror", "d", 16), (11, "add", "c", "d"), (12, "xor", "b", "c"), (13, "ror", "b", 63),
+]
+# A message add for `a` is issued this many steps before the step that consumes `a`: the
+# second-half add (`y`) before step 8, the next half-round's add (`x`) before its step 1.
+# Measured on the development Xeon (Sapphire Rapids class): (2, 1) is about 3% faster than (4, 4) and (0, 0).
+LEAD_STEPS_Y = 2
+LEAD_STEPS_X = 1
+# The y add must follow step 2 (which reads `a` after step 1); the x add must follow step 9.
+assert 0 <= LEAD_STEPS_Y <= 6 and 0 <= LEAD_STEPS_X <= 5
+
+# Only two ports execute rotates, so four G's rotating in the same step would take two
+# cycles. Two of the G's therefore run SKEW_STEPS behind the other two. The pairs follow the
+# words across half-rounds: a G's critical input is its `b`, produced by G number (i + 1) % 4
+# of a column step and by G number (i - 1) % 4 of a diagonal step, so the late pair is
+# {2, 3} in column steps and {1, 2} in diagonal steps. Measured: about 2% over no skew.
+SKEW_STEPS = 1
+LATE_COLUMN_GS = {2, 3}
+LATE_DIAGONAL_GS = {1, 2}
+
+# Every usable general-purpose register; %rsp is the frame base.
+REGISTERS = ["rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp",
+             "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15"]
+CALLEE_SAVED = ["rbx", "rbp", "r12", "r13", "r14", "r15"]
+
+# Frame, relative to %rsp after the prologue. The message copy lives in the red zone
+# (the 128 bytes below %rsp that a leaf function may use), so that it and the spill slots
+# are both reachable with one-byte displacements.
+MESSAGE_BASE = -128
+SLOTS = {f"v{i}": 8 * i for i in range(16)}
+SLOTS.update({"state": 128, "blocks": 136, "remaining": 144, "increment": 152,
+              "v14_init": 160, "v15_init": 168, "t0": 176, "t1": 184})
+FRAME_BYTES = 200  # a multiple of 16 plus 8: the six pushes leave %rsp 8 mod 16
+assert (FRAME_BYTES + 8 * len(CALLEE_SAVED) + 8) % 16 == 0
+assert FRAME_BYTES >= max(SLOTS.values()) + 8
+
+STATE_H, STATE_T, STATE_F = 0, 64, 80
+
+
+# ---------------------------------------------------------------------------------------
+# Virtual instructions: operands name values; the allocator maps values to registers.
+
+
+class Val:
+    def __init__(self, name, access):
+        assert access in ("r", "w", "rw")
+        self.name, self.access = name, access
+
+
+class Mem:
+    """disp(base): base is "rsp" or the name of a value holding a pointer."""
+
+    def __init__(self, base, disp):
+        self.base, self.disp = base, disp
+
+
+class Imm:
+    def __init__(self, value):
+        self.value = value
+
+
+class Xmm:
+    def __init__(self, number):
+        self.number = number
+
+
+class Insn:
+    """One instruction in Intel operand order (destination first)."""
+
+    def __init__(self, mnemonic, *operands, comment=None):
+        self.mnemonic, self.operands, self.comment = mnemonic, list(operands), comment
+
+    def values(self):
+        for op in self.operands:
+            if isinstance(op, Val):
+                yield op.name, op.access
+            elif isinstance(op, Mem) and op.base != "rsp":
+                yield op.base, "r"
+
+
+def slot(name):
+    return Mem("rsp", SLOTS[name])
+
+
+def message_word(index):
+    return Mem("rsp", MESSAGE_BASE + 8 * index)
+
+
+def r(name):
+    return Val(name, "r")
+
+
+def rw(name):
+    return Val(name, "rw")
+
+
+def w(name):
+    return Val(name, "w")
+
+
+def v(i):
+    return f"v{i}"
+
+
+# ---------------------------------------------------------------------------------------
+# The block body as virtual instructions.
+
+
+def g_function_steps(g_words, message_y):
+    """(step, Insn) for one G; `message_y` is added to `a` LEAD_STEPS_Y before step 8."""
+    a, b, c, d = (v(i) for i in g_words)
+    names = {"a": a, "b": b, "c": c, "d": d}
+    steps = []
+    for step, mnemonic, dst, src in G_STEPS:
+        source = Imm(src) if isinstance(src, int) else r(names[src])
+        steps.append((step, Insn(mnemonic, rw(names[dst]), source)))
+    steps.append((8 - LEAD_STEPS_Y, Insn("add", rw(a), message_word(message_y))))
+    return steps
+
+
+def half_round(round_index, diagonal, next_message_x):
+    """Four interleaved G's; `next_message_x[i]` is added to v[i] for the next half-round."""
+    sigma = SIGMA[round_index % 10]
+    gs = DIAGONAL_GS if diagonal else COLUMN_GS
+    first = 8 if diagonal else 0
+    tagged = []
+    for g, words in enumerate(gs):
+        message_y = sigma[first + 2 * g + 1]
+        late = g in (LATE_DIAGONAL_GS if diagonal else LATE_COLUMN_GS)
+        skew = SKEW_STEPS if late else 0
+        for step, insn in g_function_steps(words, message_y):
+            tagged.append((step + skew, g, insn))
+        if next_message_x is not None:
+            # `a` is last read at step 9; the next half-round reads it at its step 1 (= 14).
+            add = Insn("add", rw(v(g)), message_word(next_message_x[g]))
+            tagged.append((14 - LEAD_STEPS_X + skew, g, add))
+    # By step, then by G; the sort is stable, so a message add that shares a step number with
+    # an ALU op of its G comes after it (that op may still read the old `a`).
+    tagged.sort(key=lambda item: (item[0], item[1]))
+    return [insn for _, _, insn in tagged]
+
+
+def first_message_x(round_index, diagonal):
+    sigma = SIGMA[round_index % 10]
+    first = 8 if diagonal else 0
+    return [sigma[first + 2 * g] for g in range(4)]
+
+
+def block_body():
+    body = []
+    # Copy the block to the red zone; the source may have any alignment.
+    for k in range(8):
+        body.append(Insn("movdqu", Xmm(k), Mem("blocks", 16 * k)))
+    for k in range(8):
+        body.append(Insn("movdqa", Mem("rsp", MESSAGE_BASE + 16 * k), Xmm(k)))
+    body.append(Insn("addq", slot("blocks"), Imm(128), comment="next block"))
+    # 128-bit counter += increment, kept in the state as the contract requires.
+    body += [
+        Insn("mov", w("t0"), Mem("state", STATE_T)),
+        Insn("mov", w("t1"), Mem("state", STATE_T + 8)),
+        Insn("add", rw("t0"), slot("increment")),
+        Insn("adc", rw("t1"), Imm(0)),
+        Insn("mov", Mem("state", STATE_T), r("t0")),
+        Insn("mov", Mem("state", STATE_T + 8), r("t1")),
+    ]
+    # Working vector; the first message adds follow each `a` directly.
+    x = first_message_x(0, diagonal=False)
+    for i in range(8):
+        body.append(Insn("mov", w(v(i)), Mem("state", STATE_H + 8 * i)))
+        if i < 4:
+            body.append(Insn("add", rw(v(i)), message_word(x[i])))
+    for i in range(8, 12):
+        body.append(Insn("movabs", w(v(i)), Imm(IV[i - 8])))
+    body += [
+        Insn("movabs", w(v(12)), Imm(IV[4])),
+        Insn("xor", rw(v(12)), r("t0")),
+        Insn("movabs", w(v(13)), Imm(IV[5])),
+        Insn("xor", rw(v(13)), r("t1")),
+        Insn("mov", w(v(14)), slot("v14_init")),
+        Insn("mov", w(v(15)), slot("v15_init")),
+    ]
+    for round_index in range(ROUNDS):
+        body.append(f"round {round_index}")
+        body += half_round(round_index, False, first_message_x(round_index, True))
+        last = round_index == ROUNDS - 1
+        next_x = None if last else first_message_x(round_index + 1, False)
+        body += half_round(round_index, True, next_x)
+    body.append("h ^= v[0..7] ^ v[8..15]")
+    for i in range(8):
+        body += [
+            Insn("xor", rw(v(i)), r(v(i + 8))),
+            Insn("xor", rw(v(i)), Mem("state", STATE_H + 8 * i)),
+            Insn("mov", Mem("state", STATE_H + 8 * i), r(v(i))),
+        ]
+    return body
+
+
+# ---------------------------------------------------------------------------------------
+# Register allocation: furthest-next-use spilling over one straight-line block body.
+
+INFINITY = float("inf")
+
+
+class Emitted:
+    """A concrete instruction plus what the reload hoister must not move it across."""
+
+    def __init__(self, text, registers=(), slots_read=(), slots_written=(), kind="op"):
+        self.text, self.kind = text, kind
+        self.registers, self.slots_read, self.slots_written = (
+            set(registers), set(slots_read), set(slots_written))
+
+
+def allocate(body):
+    """Maps values to REGISTERS; returns the emitted body and its number of reloads."""
+    insns = [item for item in body if isinstance(item, Insn)]
+    accesses = {}  # value -> [(position, access)]
+    for pos, insn in enumerate(insns):
+        for name, access in insn.values():
+            accesses.setdefault(name, []).append((pos, access))
+
+    def next_read(name, pos):
+        """Position of the next read of `name` after `pos`, or INFINITY if it is dead."""
+        for p, access in accesses[name]:
+            if p > pos:
+                return p if "r" in access else INFINITY
+        return INFINITY
+
+    location = {}  # value -> register
+    holder = {}  # register -> value
+    dirty = set()
+    out = []
+    reloads = 0
+
+    def evict(reg):
+        name = holder.pop(reg)
+        del location[name]
+        if name in dirty:
+            dirty.discard(name)
+            out.append(Emitted(f"movq %{reg}, {format_mem(slot(name), {})}", [reg],
+                               slots_written=[name], kind="spill"))
+
+    def take_register(pos, pinned):
+        free = [reg for reg in REGISTERS if reg not in holder]
+        if free:
+            return free[0]
+        candidates = [reg for reg in REGISTERS if holder[reg] not in pinned]
+        # Furthest next read first; among equals a clean value (no store needed).
+        victim = max(candidates,
+                     key=lambda reg: (next_read(holder[reg], pos), holder[reg] not in dirty))
+        evict(victim)
+        return victim
+
+    position = 0
+    for item in body:
+        if isinstance(item, str):
+            out.append(Emitted(f"/* {item} */", kind="comment"))
+            continue
+        insn, pos = item, position
+        position += 1
+        pinned = {name for name, _ in insn.values()}
+        for name, access in insn.values():
+            if name in location:
+                continue
+            reg = take_register(pos, pinned)
+            location[name], holder[reg] = reg, name
+            if "r" in access:
+                assert name in SLOTS, name
+                out.append(Emitted(f"movq {format_mem(slot(name), {})}, %{reg}", [reg],
+                                   slots_read=[name], kind="reload"))
+                reloads += 1
+        for name, access in insn.values():
+            if "w" in access:
+                dirty.add(name)
+        out.append(Emitted(format_insn(insn, location), [location[name] for name in pinned],
+                           slots_read=rsp_slots(insn.operands[1:]),
+                           slots_written=rsp_slots(insn.operands[:1])))
+        for name in pinned:
+            if next_read(name, pos) == INFINITY:
+                del holder[location.pop(name)]
+                dirty.discard(name)
+    assert not holder, holder
+    return hoist_reloads(out), reloads
+
+
+def rsp_slots(operands):
+    disps = {op.disp for op in operands if isinstance(op, Mem) and op.base == "rsp"}
+    return [name for name, disp in SLOTS.items() if disp in disps]
+
+
+def hoist_reloads(out):
+    """Moves each reload (with the spill store that frees its register) up to just after the
+    previous use of that register, so the load is in flight long before it is needed."""
+    result = []
+    for item in out:
+        result.append(item)
+        if item.kind != "reload":
+            continue
+        group = [result.pop()]
+        if result and result[-1].kind == "spill" and result[-1].registers == item.registers:
+            group.insert(0, result.pop())
+        touched = set().union(*(g.slots_read | g.slots_written for g in group))
+        stop = len(result)
+        while stop > 0:
+            prev = result[stop - 1]
+            if prev.registers & item.registers:
+                break
+            if (prev.slots_written | prev.slots_read) & touched:
+                break
+            stop -= 1
+        result[stop:stop] = group
+    return result
+
+
+# ---------------------------------------------------------------------------------------
+# AT&T syntax output.
+
+
+def format_mem(mem, location):
+    base = "rsp" if mem.base == "rsp" else location[mem.base]
+    return f"{mem.disp}(%{base})" if mem.disp else f"(%{base})"
+
+
+def format_operand(op, location):
+    if isinstance(op, Val):
+        return f"%{location[op.name]}"
+    if isinstance(op, Mem):
+        return format_mem(op, location)
+    if isinstance(op, Imm):
+        return f"${op.value:#x}" if op.value > 255 else f"${op.value}"
+    if isinstance(op, Xmm):
+        return f"%xmm{op.number}"
+    raise TypeError(op)
+
+
+def format_insn(insn, location):
+    mnemonic = insn.mnemonic
+    if mnemonic in ("add", "xor", "ror", "adc", "mov", "movabs"):
+        mnemonic += "q"
+    operands = ", ".join(format_operand(op, location) for op in reversed(insn.operands))
+    comment = f"  /* {insn.comment} */" if insn.comment else ""
+    return f"{mnemonic} {operands}{comment}"
+
+
+# ---------------------------------------------------------------------------------------
+# The function around the block loop.
+
+
+def prologue():
+    lines = ["_CET_ENDBR", "testq %rdx, %rdx", "jz .Lreturn_without_frame"]
+    offset = 8
+    for reg in CALLEE_SAVED:
+        offset += 8
+        lines += [f"pushq %{reg}", f".cfi_adjust_cfa_offset 8", f".cfi_offset %{reg}, -{offset}"]
+    lines += [f"subq ${FRAME_BYTES}, %rsp", f".cfi_adjust_cfa_offset {FRAME_BYTES}"]
+    for reg, name in (("rdi", "state"), ("rsi", "blocks"), ("rdx", "remaining"),
+                      ("rcx", "increment")):
+        lines.append(f"movq %{reg}, {SLOTS[name]}(%rsp)")
+    # The flags are the same for every block: fold them into v14/v15 once.
+    for word, flag in ((14, 0), (15, 1)):
+        lines += [f"movabsq ${IV[word - 8]:#x}, %rax",
+                  f"xorq {STATE_F + 8 * flag}(%rdi), %rax",
+                  f"movq %rax, {SLOTS[f'v{word}_init']}(%rsp)"]
+    return lines
+
+
+def epilogue():
+    lines = [f"addq ${FRAME_BYTES}, %rsp", f".cfi_adjust_cfa_offset -{FRAME_BYTES}"]
+    for reg in reversed(CALLEE_SAVED):
+        lines += [f"popq %{reg}", ".cfi_adjust_cfa_offset -8", f".cfi_restore %{reg}"]
+    return lines
+
+
+HEADER = f"""\
+/* Scalar BLAKE2b compression for baseline x86-64 (System V, ELF). */
+/* SPDX-License-Identifier: Apache-2.0 */
+/* GENERATED by kernels/gen_compress_x64.py -- edit the generator, not this file. */
+/*
+ * void {SYMBOL}(Blake2bState* state, const uint8_t* blocks, size_t block_count,
+ *               uint64_t counter_increment);
+ * state: h[8] at 0, t[2] at 64, f[2] at 80. Uses only baseline x86-64 (GPRs and SSE2 moves).
+ */
+
+#if defined(__x86_64__) && defined(__ELF__)
+
+#if defined(__CET__) && (__CET__ & 1)
+#define _CET_ENDBR endbr64
+#else
+#define _CET_ENDBR
+#endif
+"""
+
+FOOTER = """\
+#if defined(__CET__)
+/* Declare IBT/SHSTK compatibility so this object does not switch CET off for the module. */
+        .section .note.gnu.property, "a"
+        .p2align 3
+        .long 4, 16, 5
+        .asciz "GNU"
+        .long 0xc0000002, 4, __CET__
+        .p2align 3
+#endif
+
+#endif /* __x86_64__ && __ELF__ */
+
+#if defined(__ELF__)
+/* This object needs no executable stack (without the note, the linker would assume it does). */
+        .section .note.GNU-stack, "", @progbits
+#endif
+"""
+
+
+def generate():
+    body, reload_count = allocate(block_body())
+    lines = [HEADER]
+    indent = " " * 8
+
+    def emit(text):
+        lines.append(text if text.endswith(":") or text.startswith("/*") else indent + text)
+
+    emit(".text")
+    emit(f".globl {SYMBOL}")
+    emit(f".hidden {SYMBOL}")
+    emit(f".type {SYMBOL}, @function")
+    emit(".p2align 6")
+    lines.append(f"{SYMBOL}:")
+    emit(".cfi_startproc")
+    for text in prologue():
+        emit(text)
+    emit(".p2align 4")
+    lines.append(".Lnext_block:")
+    spills = sum(1 for item in body if item.kind == "spill")
+    emit(f"/* one block: {reload_count} reloads, {spills} spill stores */")
+    for item in body:
+        emit(item.text)
+    emit(f"subq $1, {SLOTS['remaining']}(%rsp)")
+    emit("jnz .Lnext_block")
+    for text in epilogue():
+        emit(text)
+    lines.append(".Lreturn_without_frame:")
+    emit("ret")
+    emit(".cfi_endproc")
+    emit(f".size {SYMBOL}, .-{SYMBOL}")
+    lines.append("")
+    lines.append(FOOTER)
+    return "\n".join(lines)
+
+
+def main():
+    default = pathlib.Path(__file__).resolve().with_name("compress_x64.S")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--output", type=pathlib.Path, default=default)
+    parser.add_argument("--check", nargs="?", const=default, type=pathlib.Path, metavar="PATH",
+                        help="compare PATH with the generated text instead of writing")
+    args = parser.parse_args()
+    text = generate()
+    if args.check is not None:
+        current = args.check.read_text() if args.check.exists() else None
+        if current != text:
+            print(f"{args.check} is out of date: run {pathlib.Path(__file__).name}",
+                  file=sys.stderr)
+            return 1
+        return 0
+    args.output.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
