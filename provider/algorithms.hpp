@@ -8,5 +8,7 @@ namespace blake2simd {
 
 extern const OSSL_DISPATCH kDigestBlake2b512Functions[];
 extern const OSSL_DISPATCH kMacBlake2bFunctions[];
+extern const OSSL_DISPATCH kDigestBlake2bp512Functions[];
+extern const OSSL_DISPATCH kMacBlake2bpFunctions[];
 
 }  // namespace blake2simd

@@ -21,6 +21,9 @@ enum class Reason : int {
     output_buffer_too_small,
     allocation_failed,
     unsupported_param,
+    blake2bp_output_size,
+    blake2bp_salt,
+    blake2bp_custom,
 };
 
 // The table handed to libcrypto through OSSL_FUNC_PROVIDER_GET_REASON_STRINGS.

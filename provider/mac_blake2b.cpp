@@ -7,6 +7,7 @@
 
 #include <cstring>
 
+#include "baseline_guard.hpp"
 #include "algorithms.hpp"
 #include "blake2b_engine.hpp"
 #include "context_support.hpp"

@@ -1,5 +1,6 @@
 // Parsing and validation of the BLAKE2b parameters shared by the digest and the MAC.
 // SPDX-License-Identifier: Apache-2.0
+#include "baseline_guard.hpp"
 #include "params.hpp"
 
 #include <openssl/core_names.h>
@@ -12,10 +13,16 @@
 namespace blake2simd {
 namespace {
 
+// A param whose data pointer is NULL but claims bytes is malformed: refused, never read
+// (OpenSSL 3.0's OSSL_PARAM getters would dereference it).
+bool is_readable(const OSSL_PARAM* p) noexcept {
+    return p->data != nullptr || p->data_size == 0;
+}
+
 // Salt and personalization shorter than their field are zero-padded, as in OpenSSL.
 bool parse_padded_field(const OSSL_PARAM* p, uint8_t* field, size_t field_size, Reason too_long,
                         Reason& failure) noexcept {
-    if (p->data_type != OSSL_PARAM_OCTET_STRING) {
+    if (p->data_type != OSSL_PARAM_OCTET_STRING || !is_readable(p)) {
         failure = Reason::wrong_param_type;
         return false;
     }
@@ -32,7 +39,8 @@ bool parse_padded_field(const OSSL_PARAM* p, uint8_t* field, size_t field_size, 
 
 bool parse_output_size(const OSSL_PARAM* p, uint8_t& output_size, Reason& failure) noexcept {
     size_t size = 0;
-    if (p->data_type != OSSL_PARAM_INTEGER && p->data_type != OSSL_PARAM_UNSIGNED_INTEGER) {
+    if ((p->data_type != OSSL_PARAM_INTEGER && p->data_type != OSSL_PARAM_UNSIGNED_INTEGER) ||
+        p->data == nullptr) {
         failure = Reason::wrong_param_type;
         return false;
     }
@@ -45,7 +53,7 @@ bool parse_output_size(const OSSL_PARAM* p, uint8_t& output_size, Reason& failur
 }
 
 bool parse_key(const OSSL_PARAM* p, KeyArgument& key, Reason& failure) noexcept {
-    if (p->data_type != OSSL_PARAM_OCTET_STRING) {
+    if (p->data_type != OSSL_PARAM_OCTET_STRING || !is_readable(p)) {
         failure = Reason::wrong_param_type;
         return false;
     }

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <new>
 
+#include "baseline_guard.hpp"
 #include "algorithms.hpp"
 #include "context_support.hpp"
 #include "dispatch.hpp"
@@ -26,6 +27,11 @@ const KernelChoice& ProviderContext::kernel_choice() noexcept {
     std::call_once(m_choice_once, [this]() noexcept {
         const dispatch::Selection selection = dispatch::select_kernel(kernel_request);
         m_choice.kernel = selection.kernel;
+        if (selection.kernel != nullptr) {
+            // Not the kernel asked for by name: chosen automatically, for BLAKE2bp too.
+            const bool automatic = std::strcmp(selection.kernel->name, kernel_request) != 0;
+            m_choice.lanes4 = dispatch::lanes4_for(selection.kernel->id, automatic);
+        }
         std::snprintf(m_choice.buildinfo, sizeof m_choice.buildinfo, "%s %s; kernel %s",
                       names::kProviderName, B2_VERSION, selection.description);
     });
@@ -37,11 +43,14 @@ namespace {
 const OSSL_ALGORITHM kDigests[] = {
     {names::kDigestBlake2b512, names::kProperties, kDigestBlake2b512Functions,
      "BLAKE2b-512 (blake2simd)"},
+    {"BLAKE2BP-512", names::kProperties, kDigestBlake2bp512Functions,
+     "BLAKE2bp-512, 4-way parallel tree mode (blake2simd)"},
     {nullptr, nullptr, nullptr, nullptr},
 };
 
 const OSSL_ALGORITHM kMacs[] = {
     {names::kMacBlake2b, names::kProperties, kMacBlake2bFunctions, "BLAKE2b MAC (blake2simd)"},
+    {"BLAKE2BPMAC", names::kProperties, kMacBlake2bpFunctions, "BLAKE2bp MAC (blake2simd)"},
     {nullptr, nullptr, nullptr, nullptr},
 };
 

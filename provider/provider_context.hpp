@@ -8,11 +8,13 @@
 #include <mutex>
 
 #include "kernel.hpp"
+#include "lanes4.hpp"
 
 namespace blake2simd {
 
 struct KernelChoice {
     const KernelInfo* kernel;  // nullptr: no kernel passed its self-test, nothing is offered
+    Lanes4Kernel lanes4;       // BLAKE2bp: the same instruction set, 4 states at once
     char buildinfo[256];
 };
 

@@ -1,0 +1,459 @@
+// blake2simd_bench: BLAKE2b-512 throughput of this provider against OpenSSL, libsodium and libb2.
+// SPDX-License-Identifier: Apache-2.0
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "clock_estimate.hpp"
+#include "implementations.hpp"
+#include "report.hpp"
+#include "stopwatch.hpp"
+
+namespace blake2simd::bench {
+
+const char* operation_name(Operation operation) noexcept {
+    switch (operation) {
+        case Operation::digest:
+            return "digest";
+        case Operation::keyed_new_key:
+            return "keyed, new key";
+        case Operation::keyed_same_key:
+            return "keyed, same key";
+    }
+    return "?";
+}
+
+void fail(const std::string& what) {
+    std::fprintf(stderr, "blake2simd_bench: %s\n", what.c_str());
+    std::exit(2);
+}
+
+namespace {
+
+constexpr size_t kSizes[] = {64, 256, 1024, 8192, 65536, 1u << 20};
+constexpr size_t kLargestSize = 1u << 20;
+// Lengths around the block size, checked (not timed) so a wrong result cannot hide in a fast row.
+constexpr size_t kExtraCheckSizes[] = {0, 1, 127, 128, 129, 1000};
+
+struct Options {
+    unsigned repetitions = 7;
+    double target_ms = 30.0;
+    std::string csv_path;
+    std::string markdown_path;
+    std::string plot_path;
+    std::string module_dir = B2_BENCH_MODULE_DIR;
+    std::string only;
+};
+
+void print_usage() {
+    std::printf(
+        "usage: blake2simd_bench [options]\n"
+        "  --reps N          repetitions per measurement, median reported (default 7, at least 5)\n"
+        "  --target-ms MS    time per measurement (default 30)\n"
+        "  --quick           5 repetitions of about 8 ms each (about 10 s in all)\n"
+        "  --csv FILE        write every measurement as CSV\n"
+        "  --markdown FILE   write the tables to FILE as well as to stdout\n"
+        "  --plot FILE.png   render a chart with plot.py (python3 + matplotlib); the CSV goes to\n"
+        "                    --csv FILE, or FILE.png.csv\n"
+        "  --module-dir DIR  directory holding blake2simd.so (default %s)\n"
+        "  --only TEXT       time only rows whose label contains TEXT (baselines always run)\n",
+        B2_BENCH_MODULE_DIR);
+}
+
+Options parse_options(int argc, char** argv) {
+    Options options;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view flag = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) {
+                fail("missing value after " + std::string(flag));
+            }
+            return argv[++i];
+        };
+        if (flag == "--reps") {
+            options.repetitions = static_cast<unsigned>(std::strtoul(value().c_str(), nullptr, 10));
+        } else if (flag == "--target-ms") {
+            options.target_ms = std::strtod(value().c_str(), nullptr);
+        } else if (flag == "--quick") {
+            options.repetitions = 5;
+            options.target_ms = 8.0;
+        } else if (flag == "--csv") {
+            options.csv_path = value();
+        } else if (flag == "--markdown") {
+            options.markdown_path = value();
+        } else if (flag == "--plot") {
+            options.plot_path = value();
+        } else if (flag == "--module-dir") {
+            options.module_dir = value();
+        } else if (flag == "--only") {
+            options.only = value();
+        } else if (flag == "--help" || flag == "-h") {
+            print_usage();
+            std::exit(0);
+        } else {
+            print_usage();
+            fail("unknown option " + std::string(flag));
+        }
+    }
+    if (options.repetitions < 5) {
+        fail("--reps must be at least 5 (the median of fewer is too easily skewed)");
+    }
+    if (!(options.target_ms > 0.0)) {
+        fail("--target-ms must be positive");
+    }
+    if (!options.plot_path.empty() && options.csv_path.empty()) {
+        options.csv_path = options.plot_path + ".csv";
+    }
+    return options;
+}
+
+// Deterministic bytes (splitmix64), so every run and every implementation hashes the same input.
+std::vector<uint8_t> pseudo_random_bytes(size_t count, uint64_t seed) {
+    std::vector<uint8_t> bytes(count);
+    for (size_t i = 0; i < count; ++i) {
+        seed += 0x9E3779B97F4A7C15ull;
+        uint64_t z = seed;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        bytes[i] = static_cast<uint8_t>(z ^ (z >> 31));
+    }
+    return bytes;
+}
+
+Implementation& baseline_for(const ImplementationList& rows, Operation operation) {
+    for (const auto& row : rows) {
+        if (row->is_openssl_default() && row->operation() == operation) {
+            return *row;
+        }
+    }
+    fail("no OpenSSL default baseline row");
+}
+
+// Every row must produce OpenSSL's default answer before it is timed; mismatching rows are removed.
+bool drop_wrong_rows(ImplementationList& rows, std::span<const uint8_t> message) {
+    bool all_right = true;
+    std::vector<size_t> lengths(std::begin(kSizes), std::end(kSizes));
+    lengths.insert(lengths.end(), std::begin(kExtraCheckSizes), std::end(kExtraCheckSizes));
+    std::vector<bool> wrong(rows.size(), false);
+    for (size_t r = 0; r < rows.size(); ++r) {
+        Implementation& baseline = baseline_for(rows, rows[r]->operation());
+        for (size_t length : lengths) {
+            uint8_t expected[kDigestSize];
+            uint8_t actual[kDigestSize];
+            baseline.hash(message.first(length), expected);
+            rows[r]->hash(message.first(length), actual);
+            if (std::memcmp(expected, actual, kDigestSize) != 0) {
+                std::fprintf(stderr, "WRONG RESULT: %s [%s] at %zu bytes; row dropped\n",
+                             rows[r]->label().c_str(), rows[r]->kernel().c_str(), length);
+                wrong[r] = true;
+                all_right = false;
+                break;
+            }
+        }
+    }
+    ImplementationList kept;
+    for (size_t r = 0; r < rows.size(); ++r) {
+        if (!wrong[r]) {
+            kept.push_back(std::move(rows[r]));
+        }
+    }
+    rows = std::move(kept);
+    return all_right;
+}
+
+// Folded into a volatile at the end, so the compiler cannot discard any digest.
+uint64_t g_digest_checksum = 0;
+// Totals over all timed batches: their ratio is the share of the CPU this process got.
+double g_total_cpu_ns = 0.0;
+double g_total_wall_ns = 0.0;
+
+// Returns the batch's thread CPU time in nanoseconds.
+double time_batch(Implementation& row, std::span<const uint8_t> message, uint64_t calls) {
+    uint8_t out[kDigestSize];
+    uint64_t fold = 0;
+    const double wall_start = wall_ns();
+    const double cpu_start = thread_cpu_ns();
+    for (uint64_t i = 0; i < calls; ++i) {
+        row.hash(message, out);
+        uint64_t word = 0;
+        std::memcpy(&word, out, sizeof word);
+        fold ^= word;
+    }
+    const double cpu_elapsed = thread_cpu_ns() - cpu_start;
+    g_total_wall_ns += wall_ns() - wall_start;
+    g_total_cpu_ns += cpu_elapsed;
+    g_digest_checksum ^= fold;
+    return cpu_elapsed;
+}
+
+// Warm-up pass: runs the row for about the target time and returns the call count that fills it.
+uint64_t calibrate_calls(Implementation& row, std::span<const uint8_t> message, double target_ms) {
+    const double target_ns = target_ms * 1e6;
+    uint64_t calls = 1;
+    double elapsed = 0.0;
+    for (;;) {
+        elapsed = time_batch(row, message, calls);
+        if (elapsed >= target_ns * 0.5) {
+            break;
+        }
+        calls *= elapsed < target_ns * 0.05 ? 8 : 2;
+    }
+    const double scaled = static_cast<double>(calls) * target_ns / elapsed;
+    return std::max<uint64_t>(1, static_cast<uint64_t>(scaled));
+}
+
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const size_t middle = values.size() / 2;
+    return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2.0;
+}
+
+std::string cpu_model() {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(cpuinfo, line)) {
+        if (line.rfind("model name", 0) == 0) {
+            const size_t colon = line.find(':');
+            return colon == std::string::npos ? line : line.substr(colon + 2);
+        }
+    }
+    return "unknown CPU";
+}
+
+std::string utc_now() {
+    const std::time_t now = std::time(nullptr);
+    std::tm parts{};
+    gmtime_r(&now, &parts);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &parts);
+    return text;
+}
+
+constexpr int kPlotExitNoMatplotlib = 3;
+
+int run_python(const char* interpreter, const std::string& csv_path, const std::string& png_path) {
+    const pid_t child = fork();
+    if (child == 0) {
+        execlp(interpreter, interpreter, B2_BENCH_PLOT_SCRIPT, csv_path.c_str(), png_path.c_str(),
+               static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    int status = 0;
+    if (child < 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status)) {
+        return -1;
+    }
+    return WEXITSTATUS(status);
+}
+
+// A python3 first in PATH (pyenv, venv) may lack matplotlib while Debian's /usr/bin/python3 has it.
+bool run_plot_script(const std::string& csv_path, const std::string& png_path) {
+    const int status = run_python("python3", csv_path, png_path);
+    if (status == kPlotExitNoMatplotlib || status == 127) {
+        return run_python("/usr/bin/python3", csv_path, png_path) == 0;
+    }
+    return status == 0;
+}
+
+struct Timings {
+    std::vector<std::vector<uint64_t>> calls;                   // [row][size]
+    std::vector<std::vector<std::vector<double>>> ns_per_call;  // [row][size][repetition]
+    std::vector<double> clock_samples_ghz;
+};
+
+// Repetitions are the outer loop and the row order rotates with each one, so slow drift of the
+// shared machine's speed spreads over all implementations instead of favouring one.
+Timings measure(ImplementationList& rows, std::span<const uint8_t> message,
+                const Options& options) {
+    Timings timings;
+    timings.calls.assign(rows.size(), std::vector<uint64_t>(std::size(kSizes)));
+    timings.ns_per_call.assign(rows.size(), std::vector<std::vector<double>>(std::size(kSizes)));
+    for (size_t s = 0; s < std::size(kSizes); ++s) {
+        for (size_t r = 0; r < rows.size(); ++r) {
+            timings.calls[r][s] =
+                calibrate_calls(*rows[r], message.first(kSizes[s]), options.target_ms);
+        }
+    }
+    for (unsigned rep = 0; rep < options.repetitions; ++rep) {
+        timings.clock_samples_ghz.push_back(estimate_clock(5.0).add_chain_ghz);
+        for (size_t s = 0; s < std::size(kSizes); ++s) {
+            for (size_t k = 0; k < rows.size(); ++k) {
+                const size_t r = (k + rep) % rows.size();
+                const uint64_t calls = timings.calls[r][s];
+                const double ns = time_batch(*rows[r], message.first(kSizes[s]), calls);
+                timings.ns_per_call[r][s].push_back(ns / static_cast<double>(calls));
+            }
+        }
+        std::fprintf(stderr, "  repetition %u/%u done\n", rep + 1, options.repetitions);
+    }
+    timings.clock_samples_ghz.push_back(estimate_clock(5.0).add_chain_ghz);
+    return timings;
+}
+
+Report build_report(const ImplementationList& rows, const Timings& timings, const Options& options,
+                    double clock_ghz) {
+    Report report;
+    report.sizes.assign(std::begin(kSizes), std::end(kSizes));
+    report.repetitions = options.repetitions;
+    report.target_ms = options.target_ms;
+    report.clock_ghz = clock_ghz;
+    for (size_t r = 0; r < rows.size(); ++r) {
+        RowResult result{rows[r]->label(),
+                         rows[r]->kernel(),
+                         rows[r]->operation(),
+                         rows[r]->is_openssl_default(),
+                         {}};
+        for (size_t s = 0; s < std::size(kSizes); ++s) {
+            const auto& samples = timings.ns_per_call[r][s];
+            result.per_size.push_back(
+                {median(samples), *std::min_element(samples.begin(), samples.end()),
+                 *std::max_element(samples.begin(), samples.end()), timings.calls[r][s]});
+        }
+        report.rows.push_back(std::move(result));
+    }
+    // Within each operation: the baseline, then this provider, then the other libraries.
+    auto rank = [](const RowResult& row) {
+        return row.is_openssl_default ? 0 : row.label.rfind("blake2simd", 0) == 0 ? 1 : 2;
+    };
+    std::stable_sort(
+        report.rows.begin(), report.rows.end(), [&rank](const RowResult& a, const RowResult& b) {
+            return a.operation != b.operation ? a.operation < b.operation : rank(a) < rank(b);
+        });
+    return report;
+}
+
+void keep_only(ImplementationList& rows, const std::string& only) {
+    if (only.empty()) {
+        return;
+    }
+    ImplementationList kept;
+    for (auto& row : rows) {
+        if (row->is_openssl_default() || row->label().find(only) != std::string::npos) {
+            kept.push_back(std::move(row));
+        }
+    }
+    rows = std::move(kept);
+}
+
+struct RunFacts {
+    std::vector<double> clock_samples_ghz;
+    double imul_chain_ghz;
+    double seconds;
+};
+
+std::string printf_string(const char* pattern, double a, double b = 0.0, double c = 0.0) {
+    char text[160];
+    std::snprintf(text, sizeof text, pattern, a, b, c);
+    return text;
+}
+
+// (max - min) / median of each cell's repetitions: how much the shared machine disturbed the run.
+std::string spread_summary(const Report& report) {
+    std::vector<double> spreads;
+    for (const RowResult& row : report.rows) {
+        for (const Measurement& m : row.per_size) {
+            spreads.push_back((m.max_ns_per_call - m.min_ns_per_call) / m.median_ns_per_call);
+        }
+    }
+    if (spreads.empty()) {
+        return "no cells";
+    }
+    return printf_string("median %.1f%%, worst %.1f%%", 100.0 * median(spreads),
+                         100.0 * *std::max_element(spreads.begin(), spreads.end()));
+}
+
+std::string report_header(const RunFacts& facts, const Environment& environment,
+                          const Report& report, const Options& options) {
+    const auto& clocks = facts.clock_samples_ghz;
+    std::string header = "## blake2simd_bench, " + utc_now() + "\n\n";
+    header += "- CPU: " + cpu_model() + "\n";
+    header += printf_string("- estimated clock: %.2f GHz (median of ", report.clock_ghz) +
+              std::to_string(clocks.size()) +
+              printf_string(
+                  " dependent-add-chain samples, range %.2f-%.2f GHz; a dependent imul "
+                  "chain gave %.2f GHz)\n",
+                  *std::min_element(clocks.begin(), clocks.end()),
+                  *std::max_element(clocks.begin(), clocks.end()), facts.imul_chain_ghz);
+    for (const std::string& line : environment.lines) {
+        header += "- " + line + "\n";
+    }
+    header += "- " + std::to_string(options.repetitions) +
+              printf_string(
+                  " repetitions x ~%.0f ms per row and size, %.0f s in all; rows "
+                  "interleaved, order rotated per repetition\n",
+                  options.target_ms, facts.seconds);
+    header += printf_string(
+        "- time measured as this thread's CPU time; the process got %.0f%% of "
+        "the wall time while timing (other load on the machine)\n",
+        100.0 * g_total_cpu_ns / g_total_wall_ns);
+    header += "- spread between repetitions, (max-min)/median per cell: " + spread_summary(report) +
+              "\n\n";
+    return header;
+}
+
+int run(const Options& options) {
+    const std::vector<uint8_t> message = pseudo_random_bytes(kLargestSize, 0x0B1A4E2B);
+    const std::vector<uint8_t> key = pseudo_random_bytes(kKeySize, 0x6B6579);
+
+    Environment environment;
+    ImplementationList rows;
+    // libb2 first: its dispatch is observed on the first blake2b() call in the process.
+    add_external_implementations(key, rows, environment);
+    add_openssl_implementations({options.module_dir, key}, rows, environment);
+    keep_only(rows, options.only);
+    const bool all_right = drop_wrong_rows(rows, message);
+
+    const ClockEstimate clock_before = estimate_clock(20.0);
+    std::fprintf(stderr, "timing %zu rows x %zu sizes, %u repetitions of ~%.0f ms each...\n",
+                 rows.size(), std::size(kSizes), options.repetitions, options.target_ms);
+    const auto started = std::chrono::steady_clock::now();
+    const Timings timings = measure(rows, message, options);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const ClockEstimate clock_after = estimate_clock(20.0);
+
+    std::vector<double> clock_samples = timings.clock_samples_ghz;
+    clock_samples.push_back(clock_before.add_chain_ghz);
+    clock_samples.push_back(clock_after.add_chain_ghz);
+    const double clock_ghz = median(clock_samples);
+    const Report report = build_report(rows, timings, options, clock_ghz);
+
+    const std::string header = report_header({clock_samples, clock_before.imul_chain_ghz, seconds},
+                                             environment, report, options);
+    const std::string text = header + markdown_tables(report);
+    std::fputs(text.c_str(), stdout);
+    std::fflush(stdout);
+
+    volatile uint64_t keep_digests = g_digest_checksum;
+    std::fprintf(stderr, "digest checksum (proves every digest was used): %016llx\n",
+                 static_cast<unsigned long long>(keep_digests));
+
+    if (!options.markdown_path.empty()) {
+        std::ofstream(options.markdown_path) << text;
+    }
+    if (!options.csv_path.empty() && !write_csv(report, options.csv_path)) {
+        fail("cannot write " + options.csv_path);
+    }
+    if (!options.plot_path.empty() && !run_plot_script(options.csv_path, options.plot_path)) {
+        std::fprintf(stderr, "plot failed (needs python3 with matplotlib): python3 %s %s %s\n",
+                     B2_BENCH_PLOT_SCRIPT, options.csv_path.c_str(), options.plot_path.c_str());
+        return 1;
+    }
+    return all_right ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace blake2simd::bench
+
+int main(int argc, char** argv) {
+    return blake2simd::bench::run(blake2simd::bench::parse_options(argc, argv));
+}

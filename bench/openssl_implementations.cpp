@@ -1,0 +1,329 @@
+// Benchmark rows served through OpenSSL's EVP API: the default provider and blake2simd.
+// SPDX-License-Identifier: Apache-2.0
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+#include <openssl/provider.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "implementations.hpp"
+
+namespace blake2simd::bench {
+namespace {
+
+constexpr const char* kDigestName = "BLAKE2B-512";
+constexpr const char* kMacName = "BLAKE2BMAC";
+constexpr const char* kOurPropq = "provider=blake2simd";
+constexpr const char* kDefaultPropq = "provider=default";
+constexpr const char* kKernelEnv = "BLAKE2SIMD_KERNEL";
+constexpr const char* kKernelNames[] = {"ref", "x64", "ssse3", "avx", "avx2", "avx512"};
+
+std::string drain_openssl_errors() {
+    std::string text;
+    unsigned long code = 0;
+    while ((code = ERR_get_error()) != 0) {
+        char line[256];
+        ERR_error_string_n(code, line, sizeof line);
+        if (!text.empty()) {
+            text += "; ";
+        }
+        text += line;
+    }
+    return text.empty() ? std::string("no OpenSSL error queued") : text;
+}
+
+[[noreturn]] void fail_openssl(const char* call) {
+    fail(std::string(call) + " failed: " + drain_openssl_errors());
+}
+
+// Reads a text parameter whichever way the callee publishes it (copied string or pointer).
+std::string get_text_param(const char* key, const std::function<int(OSSL_PARAM*)>& getter) {
+    char copied[256] = {};
+    OSSL_PARAM as_string[] = {OSSL_PARAM_construct_utf8_string(key, copied, sizeof copied),
+                              OSSL_PARAM_construct_end()};
+    if (getter(as_string) == 1 && OSSL_PARAM_modified(as_string)) {
+        return copied;
+    }
+    ERR_clear_error();
+    char* pointed = nullptr;
+    OSSL_PARAM as_pointer[] = {OSSL_PARAM_construct_utf8_ptr(key, &pointed, 0),
+                               OSSL_PARAM_construct_end()};
+    if (getter(as_pointer) == 1 && OSSL_PARAM_modified(as_pointer) && pointed != nullptr) {
+        return pointed;
+    }
+    ERR_clear_error();
+    return {};
+}
+
+// One library context with one provider loaded into it; rows share it through shared_ptr so that
+// the context outlives every EVP object fetched from it.
+class LoadedProvider {
+  public:
+    LoadedProvider(OSSL_LIB_CTX* libctx, OSSL_PROVIDER* provider) noexcept
+        : libctx_(libctx), provider_(provider) {}
+    ~LoadedProvider() {
+        OSSL_PROVIDER_unload(provider_);
+        OSSL_LIB_CTX_free(libctx_);
+    }
+    LoadedProvider(const LoadedProvider&) = delete;
+    LoadedProvider& operator=(const LoadedProvider&) = delete;
+
+    OSSL_LIB_CTX* libctx() const noexcept { return libctx_; }
+
+    std::string param(const char* key) const {
+        return get_text_param(key, [this](OSSL_PARAM* params) {
+            return OSSL_PROVIDER_get_params(provider_, params);
+        });
+    }
+
+  private:
+    OSSL_LIB_CTX* libctx_;
+    OSSL_PROVIDER* provider_;
+};
+
+using SharedProvider = std::shared_ptr<LoadedProvider>;
+
+// Loads `name` into a fresh library context; `forced_kernel` (may be null) is put into the
+// environment only while the provider initialises, which is when it reads it.
+SharedProvider load_provider(const char* name, const std::string& module_dir,
+                             const char* forced_kernel, std::string& error) {
+    OSSL_LIB_CTX* libctx = OSSL_LIB_CTX_new();
+    if (libctx == nullptr) {
+        fail_openssl("OSSL_LIB_CTX_new");
+    }
+    if (!module_dir.empty() &&
+        OSSL_PROVIDER_set_default_search_path(libctx, module_dir.c_str()) != 1) {
+        fail_openssl("OSSL_PROVIDER_set_default_search_path");
+    }
+    if (forced_kernel != nullptr) {
+        setenv(kKernelEnv, forced_kernel, 1);
+    }
+    OSSL_PROVIDER* provider = OSSL_PROVIDER_load(libctx, name);
+    if (forced_kernel != nullptr) {
+        unsetenv(kKernelEnv);
+    }
+    if (provider == nullptr) {
+        error = drain_openssl_errors();
+        OSSL_LIB_CTX_free(libctx);
+        return nullptr;
+    }
+    return std::make_shared<LoadedProvider>(libctx, provider);
+}
+
+class EvpDigest final : public Implementation {
+  public:
+    // Returns nullptr (with `error`) when the provider does not offer the digest.
+    static std::unique_ptr<EvpDigest> create(std::string label, SharedProvider provider,
+                                             const char* propq, std::string& error) {
+        EVP_MD* md = EVP_MD_fetch(provider->libctx(), kDigestName, propq);
+        if (md == nullptr) {
+            error = drain_openssl_errors();
+            return nullptr;
+        }
+        std::unique_ptr<EvpDigest> row(new EvpDigest(std::move(label), std::move(provider), md));
+        if (EVP_DigestInit_ex2(row->ctx_, row->md_, nullptr) != 1) {
+            fail_openssl("EVP_DigestInit_ex2");
+        }
+        const std::string kernel = get_text_param("kernel", [&row](OSSL_PARAM* params) {
+            return EVP_MD_CTX_get_params(row->ctx_, params);
+        });
+        row->set_kernel(kernel.empty() ? "-" : kernel);
+        return row;
+    }
+
+    ~EvpDigest() override {
+        EVP_MD_CTX_free(ctx_);
+        EVP_MD_free(md_);
+    }
+
+    void hash(std::span<const uint8_t> message, uint8_t* out) override {
+        unsigned int written = 0;
+        if (EVP_DigestInit_ex2(ctx_, md_, nullptr) != 1) {
+            fail_openssl("EVP_DigestInit_ex2");
+        }
+        if (EVP_DigestUpdate(ctx_, message.data(), message.size()) != 1) {
+            fail_openssl("EVP_DigestUpdate");
+        }
+        if (EVP_DigestFinal_ex(ctx_, out, &written) != 1 || written != kDigestSize) {
+            fail_openssl("EVP_DigestFinal_ex");
+        }
+    }
+
+  private:
+    EvpDigest(std::string label, SharedProvider provider, EVP_MD* md)
+        : Implementation(std::move(label), "-", Operation::digest),
+          provider_(std::move(provider)),
+          md_(md),
+          ctx_(EVP_MD_CTX_new()) {
+        if (ctx_ == nullptr) {
+            fail_openssl("EVP_MD_CTX_new");
+        }
+    }
+
+    SharedProvider provider_;  // declared first: destroyed after the EVP objects below
+    EVP_MD* md_;
+    EVP_MD_CTX* ctx_;
+};
+
+class EvpMac final : public Implementation {
+  public:
+    static std::unique_ptr<EvpMac> create(std::string label, SharedProvider provider,
+                                          const char* propq, Operation operation,
+                                          std::span<const uint8_t> key, std::string& error) {
+        EVP_MAC* mac = EVP_MAC_fetch(provider->libctx(), kMacName, propq);
+        if (mac == nullptr) {
+            error = drain_openssl_errors();
+            return nullptr;
+        }
+        std::unique_ptr<EvpMac> row(
+            new EvpMac(std::move(label), std::move(provider), mac, operation, key));
+        if (EVP_MAC_init(row->ctx_, key.data(), key.size(), nullptr) != 1) {
+            fail_openssl("EVP_MAC_init");
+        }
+        const std::string kernel = get_text_param("kernel", [&row](OSSL_PARAM* params) {
+            return EVP_MAC_CTX_get_params(row->ctx_, params);
+        });
+        row->set_kernel(kernel.empty() ? "-" : kernel);
+        return row;
+    }
+
+    ~EvpMac() override {
+        EVP_MAC_CTX_free(ctx_);
+        EVP_MAC_free(mac_);
+    }
+
+    void hash(std::span<const uint8_t> message, uint8_t* out) override {
+        // Same key: a null key re-initialises with the key already set on the context.
+        const bool new_key = operation() == Operation::keyed_new_key;
+        if (EVP_MAC_init(ctx_, new_key ? key_.data() : nullptr, new_key ? key_.size() : 0,
+                         nullptr) != 1) {
+            fail_openssl("EVP_MAC_init");
+        }
+        if (EVP_MAC_update(ctx_, message.data(), message.size()) != 1) {
+            fail_openssl("EVP_MAC_update");
+        }
+        size_t written = 0;
+        if (EVP_MAC_final(ctx_, out, &written, kDigestSize) != 1 || written != kDigestSize) {
+            fail_openssl("EVP_MAC_final");
+        }
+    }
+
+  private:
+    EvpMac(std::string label, SharedProvider provider, EVP_MAC* mac, Operation operation,
+           std::span<const uint8_t> key)
+        : Implementation(std::move(label), "-", operation),
+          provider_(std::move(provider)),
+          mac_(mac),
+          ctx_(EVP_MAC_CTX_new(mac)),
+          key_(key) {
+        if (ctx_ == nullptr) {
+            fail_openssl("EVP_MAC_CTX_new");
+        }
+    }
+
+    SharedProvider provider_;  // declared first: destroyed after the EVP objects below
+    EVP_MAC* mac_;
+    EVP_MAC_CTX* ctx_;
+    std::span<const uint8_t> key_;
+};
+
+void add_default_provider_rows(const OpenSslOptions& options, ImplementationList& rows,
+                               Environment& environment) {
+    std::string error;
+    SharedProvider provider = load_provider("default", {}, nullptr, error);
+    if (provider == nullptr) {
+        fail("cannot load OpenSSL's default provider: " + error);
+    }
+    environment.lines.push_back("OpenSSL: " + std::string(OpenSSL_version(OPENSSL_VERSION)) +
+                                " (default provider " + provider->param("version") + ")");
+    auto digest = EvpDigest::create("OpenSSL default BLAKE2B-512", provider, kDefaultPropq, error);
+    auto mac_new = EvpMac::create("OpenSSL default BLAKE2BMAC", provider, kDefaultPropq,
+                                  Operation::keyed_new_key, options.key, error);
+    auto mac_same = EvpMac::create("OpenSSL default BLAKE2BMAC", provider, kDefaultPropq,
+                                   Operation::keyed_same_key, options.key, error);
+    if (!digest || !mac_new || !mac_same) {
+        fail("OpenSSL's default provider lacks BLAKE2B-512 or BLAKE2BMAC: " + error);
+    }
+    digest->mark_openssl_default();
+    mac_new->mark_openssl_default();
+    mac_same->mark_openssl_default();
+    rows.push_back(std::move(digest));
+    rows.push_back(std::move(mac_new));
+    rows.push_back(std::move(mac_same));
+}
+
+void add_forced_kernel_rows(const OpenSslOptions& options, ImplementationList& rows,
+                            Environment& environment) {
+    for (const char* requested : kKernelNames) {
+        std::string error;
+        SharedProvider provider = load_provider("blake2simd", options.module_dir, requested, error);
+        if (provider == nullptr) {
+            environment.lines.push_back(std::string("kernel ") + requested +
+                                        ": provider failed to load: " + error);
+            continue;
+        }
+        auto digest = EvpDigest::create(std::string("blake2simd BLAKE2B-512, forced ") + requested,
+                                        provider, kOurPropq, error);
+        if (digest == nullptr) {
+            environment.lines.push_back(std::string("kernel ") + requested +
+                                        ": digest fetch failed: " + error);
+            continue;
+        }
+        if (digest->kernel() != requested) {
+            // A fallback would only repeat the row of the kernel that served it.
+            environment.lines.push_back(std::string("kernel ") + requested +
+                                        ": request fell back to " + digest->kernel() +
+                                        " (not compiled in or not runnable here); row dropped");
+            continue;
+        }
+        rows.push_back(std::move(digest));
+    }
+}
+
+}  // namespace
+
+void add_openssl_implementations(const OpenSslOptions& options, ImplementationList& rows,
+                                 Environment& environment) {
+    if (const char* inherited = std::getenv(kKernelEnv); inherited != nullptr) {
+        environment.lines.push_back(std::string("note: ignoring inherited ") + kKernelEnv + "=" +
+                                    inherited + " so that the auto row is automatic");
+        unsetenv(kKernelEnv);
+    }
+    add_default_provider_rows(options, rows, environment);
+
+    std::string error;
+    SharedProvider automatic = load_provider("blake2simd", options.module_dir, nullptr, error);
+    if (automatic == nullptr) {
+        environment.lines.push_back("blake2simd provider NOT loaded from " + options.module_dir +
+                                    ": " + error + " (its rows are missing)");
+        return;
+    }
+    environment.lines.push_back("blake2simd: module dir " + options.module_dir + ", version " +
+                                automatic->param("version") + ", kernel (provider param) " +
+                                automatic->param("kernel"));
+    environment.lines.push_back("blake2simd buildinfo: " + automatic->param("buildinfo"));
+
+    auto digest = EvpDigest::create("blake2simd BLAKE2B-512, auto", automatic, kOurPropq, error);
+    auto mac_new = EvpMac::create("blake2simd BLAKE2BMAC, auto", automatic, kOurPropq,
+                                  Operation::keyed_new_key, options.key, error);
+    auto mac_same = EvpMac::create("blake2simd BLAKE2BMAC, auto", automatic, kOurPropq,
+                                   Operation::keyed_same_key, options.key, error);
+    if (!digest || !mac_new || !mac_same) {
+        environment.lines.push_back("blake2simd loaded but a fetch failed: " + error);
+        return;
+    }
+    rows.push_back(std::move(digest));
+    rows.push_back(std::move(mac_new));
+    rows.push_back(std::move(mac_same));
+    add_forced_kernel_rows(options, rows, environment);
+}
+
+}  // namespace blake2simd::bench

@@ -1,0 +1,23 @@
+// Time sources for the benchmark: this thread's CPU time and wall time, in nanoseconds.
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <time.h>
+
+namespace blake2simd::bench {
+
+// CPU time of the calling thread: time slices given to other processes on this shared machine
+// are not counted, so they cannot inflate a measurement (they can still evict caches).
+inline double thread_cpu_ns() noexcept {
+    timespec now{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return static_cast<double>(now.tv_sec) * 1e9 + static_cast<double>(now.tv_nsec);
+}
+
+inline double wall_ns() noexcept {
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return static_cast<double>(now.tv_sec) * 1e9 + static_cast<double>(now.tv_nsec);
+}
+
+}  // namespace blake2simd::bench

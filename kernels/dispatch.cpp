@@ -1,0 +1,271 @@
+// Kernel selection: CPU support, self-tests and measured speed, each computed once per process.
+// SPDX-License-Identifier: Apache-2.0
+#include "dispatch.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+
+#include "baseline_guard.hpp"
+#include "self_test.hpp"
+
+#if B2_HAVE_X64_KERNEL
+#include "compress_x64.hpp"
+#endif
+
+namespace blake2simd::dispatch {
+namespace {
+
+// One row per kernel; cpu_can_run() knows what each KernelId needs.
+constexpr KernelInfo kCompiledKernels[] = {
+    {KernelId::ref, "ref", &kernels::compress_ref},
+#if B2_HAVE_X64_KERNEL
+    {KernelId::x64, "x64", &kernels::compress_x64},
+#endif
+#if BLAKE2SIMD_HAVE_SSSE3
+    {KernelId::ssse3, "ssse3", &kernels::compress_ssse3},
+#endif
+#if BLAKE2SIMD_HAVE_AVX
+    {KernelId::avx, "avx", &kernels::compress_avx},
+#endif
+#if BLAKE2SIMD_HAVE_AVX2
+    {KernelId::avx2, "avx2", &kernels::compress_avx2},
+#endif
+#if BLAKE2SIMD_HAVE_AVX512
+    {KernelId::avx512, "avx512", &kernels::compress_avx512},
+#endif
+};
+
+constexpr size_t kKernelCount = sizeof(kCompiledKernels) / sizeof(kCompiledKernels[0]);
+
+// Calibration: a few dozen blocks per timing, interleaved across kernels so that frequency
+// changes and noise hit all of them alike, best of several repetitions, bounded in time.
+constexpr size_t kCalibrationBlocks = 24;
+constexpr int kMaxCalibrationRounds = 7;
+constexpr std::chrono::microseconds kCalibrationBudget{1800};
+
+struct ProcessFacts {
+    KernelMeasurement measurements[kKernelCount];
+};
+
+struct CalibratedFacts {
+    KernelMeasurement measurements[kKernelCount];
+    double microseconds_spent;
+};
+
+// Trivially destructible and constant-initialised: no code runs for it at load time.
+std::atomic<bool> calibration_ran{false};
+
+ProcessFacts check_kernels() noexcept {
+    ProcessFacts facts{};
+    const cpu::CpuFeatures& features = cpu::detected_features();
+    for (size_t i = 0; i < kKernelCount; ++i) {
+        const KernelInfo& kernel = kCompiledKernels[i];
+        // Short-circuit: a kernel the CPU lacks is never called, not even by the self-test.
+        facts.measurements[i].passed_self_test =
+            cpu_can_run(kernel.id, features) && passes_self_test(kernel.compress);
+    }
+    return facts;
+}
+
+const ProcessFacts& process_facts() noexcept {
+    // Function-local static: initialised once, thread-safely, on first use; trivially destructible.
+    static const ProcessFacts facts = check_kernels();
+    return facts;
+}
+
+double time_one_call(CompressFn compress, const uint8_t* blocks) noexcept {
+    Blake2bState state{};
+    std::memcpy(state.h, kIV, sizeof state.h);
+    const auto start = std::chrono::steady_clock::now();
+    compress(&state, blocks, kCalibrationBlocks, kBlockBytes);
+    const auto stop = std::chrono::steady_clock::now();
+    // Keeps the result observable so the call cannot be dropped.
+    volatile uint64_t sink = state.h[0];
+    (void)sink;
+    return std::chrono::duration<double, std::nano>(stop - start).count();
+}
+
+// Best (minimum) time per kernel over interleaved rounds; 0 for kernels that may not run.
+void time_runnable_kernels(const ProcessFacts& facts, double best_nanoseconds[]) noexcept {
+    uint8_t blocks[kCalibrationBlocks * kBlockBytes];
+    for (size_t i = 0; i < sizeof blocks; ++i) {
+        blocks[i] = static_cast<uint8_t>(i * 131 + 7);
+    }
+    const auto start = std::chrono::steady_clock::now();
+    for (int round = 0; round < kMaxCalibrationRounds; ++round) {
+        for (size_t k = 0; k < kKernelCount; ++k) {
+            if (!facts.measurements[k].passed_self_test) {
+                continue;
+            }
+            const double nanoseconds = time_one_call(kCompiledKernels[k].compress, blocks);
+            if (round == 0 || nanoseconds < best_nanoseconds[k]) {
+                best_nanoseconds[k] = nanoseconds;
+            }
+        }
+        // Stop before a further round would overrun the budget (rounds take about equally long).
+        const auto elapsed = std::chrono::steady_clock::now() - start;
+        if (elapsed + elapsed / (round + 1) > kCalibrationBudget) {
+            break;
+        }
+    }
+}
+
+CalibratedFacts calibrate() noexcept {
+    const ProcessFacts& facts = process_facts();
+    const auto start = std::chrono::steady_clock::now();
+    double best_nanoseconds[kKernelCount] = {};
+    time_runnable_kernels(facts, best_nanoseconds);
+
+    CalibratedFacts calibrated{};
+    for (size_t k = 0; k < kKernelCount; ++k) {
+        calibrated.measurements[k] = facts.measurements[k];
+        calibrated.measurements[k].nanoseconds_per_block =
+            best_nanoseconds[k] / static_cast<double>(kCalibrationBlocks);
+    }
+    calibrated.microseconds_spent =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    calibration_ran.store(true, std::memory_order_release);
+    return calibrated;
+}
+
+const CalibratedFacts& calibrated_facts() noexcept {
+    // Like process_facts(), but only select_kernel() and the diagnostics below reach it.
+    static const CalibratedFacts calibrated = calibrate();
+    return calibrated;
+}
+
+size_t index_of(const KernelInfo& kernel, std::span<const KernelInfo> kernels) noexcept {
+    return static_cast<size_t>(&kernel - kernels.data());
+}
+
+double megabytes_per_second(const KernelMeasurement& measurement) noexcept {
+    return measurement.nanoseconds_per_block > 0
+               ? static_cast<double>(kBlockBytes) * 1000.0 / measurement.nanoseconds_per_block
+               : 0.0;
+}
+
+}  // namespace
+
+bool cpu_can_run(KernelId id, const cpu::CpuFeatures& features) noexcept {
+    switch (id) {
+        case KernelId::ref:
+            return true;
+        case KernelId::x64:
+            // Plain x86-64 integer code: every CPU that runs this build runs it.
+#if defined(__x86_64__) || defined(_M_X64)
+            return true;
+#else
+            return false;
+#endif
+        case KernelId::ssse3:
+            return features.ssse3;
+        case KernelId::avx:
+            return features.avx;
+        case KernelId::avx2:
+            return features.avx2;
+        case KernelId::avx512:
+            return features.avx512f && features.avx512vl;
+    }
+    return false;
+}
+
+Selection choose(std::string_view request, const cpu::CpuFeatures& features,
+                 std::span<const KernelInfo> kernels,
+                 std::span<const KernelMeasurement> measurements) noexcept {
+    Selection selection{};
+    const auto runnable = [&](size_t i) {
+        return i < measurements.size() && measurements[i].passed_self_test &&
+               cpu_can_run(kernels[i].id, features);
+    };
+    if (kernels.empty() || kernels[0].id != KernelId::ref || !runnable(0)) {
+        std::snprintf(selection.description, sizeof selection.description,
+                      "no kernel: the reference kernel failed its self-test");
+        return selection;
+    }
+    // Strictly faster only: on a tie the earlier kernel (the reference first) keeps its place.
+    size_t fastest = 0;
+    size_t runnable_count = 0;
+    for (size_t i = 0; i < kernels.size(); ++i) {
+        if (!runnable(i)) {
+            continue;
+        }
+        ++runnable_count;
+        if (measurements[i].nanoseconds_per_block < measurements[fastest].nanoseconds_per_block) {
+            fastest = i;
+        }
+    }
+    const KernelInfo& automatic = kernels[fastest];
+
+    const bool wants_auto = request.empty() || request == "auto";
+    const KernelInfo* requested = nullptr;
+    if (!wants_auto) {
+        for (const auto& kernel : kernels) {
+            if (request == kernel.name) {
+                requested = &kernel;
+            }
+        }
+    }
+    if (requested != nullptr && runnable(index_of(*requested, kernels))) {
+        selection.kernel = requested;
+        std::snprintf(selection.description, sizeof selection.description, "%s (requested)",
+                      requested->name);
+        return selection;
+    }
+    selection.kernel = &automatic;
+    if (wants_auto) {
+        std::snprintf(selection.description, sizeof selection.description,
+                      "%s (auto: fastest of %zu runnable, %.0f MB/s; ref %.0f MB/s)",
+                      automatic.name, runnable_count, megabytes_per_second(measurements[fastest]),
+                      megabytes_per_second(measurements[0]));
+        return selection;
+    }
+    const char* reason = "is unknown";
+    if (requested != nullptr) {
+        reason = cpu_can_run(requested->id, features) ? "failed its self-test"
+                                                      : "is not supported by this CPU";
+    }
+    std::snprintf(selection.description, sizeof selection.description,
+                  "%s (auto; requested '%.*s' %s)", automatic.name,
+                  static_cast<int>(request.size() > 24 ? 24 : request.size()), request.data(),
+                  reason);
+    return selection;
+}
+
+std::span<const KernelInfo> compiled_kernels() noexcept {
+    return kCompiledKernels;
+}
+
+const KernelInfo* find_kernel(std::string_view name) noexcept {
+    for (const auto& kernel : kCompiledKernels) {
+        if (name == kernel.name) {
+            return &kernel;
+        }
+    }
+    return nullptr;
+}
+
+bool is_runnable(const KernelInfo& kernel) noexcept {
+    const size_t index = index_of(kernel, kCompiledKernels);
+    return index < kKernelCount && process_facts().measurements[index].passed_self_test;
+}
+
+Selection select_kernel(std::string_view request) noexcept {
+    return choose(request, cpu::detected_features(), kCompiledKernels,
+                  calibrated_facts().measurements);
+}
+
+std::span<const KernelMeasurement> kernel_measurements() noexcept {
+    return calibrated_facts().measurements;
+}
+
+double calibration_microseconds() noexcept {
+    return calibrated_facts().microseconds_spent;
+}
+
+bool calibration_has_run() noexcept {
+    return calibration_ran.load(std::memory_order_acquire);
+}
+
+}  // namespace blake2simd::dispatch

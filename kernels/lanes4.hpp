@@ -1,0 +1,54 @@
+// The 4-lane compression contract behind BLAKE2bp: four independent BLAKE2b states at once.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Restricted header (see blake2b_state.hpp): declarations only, so the ISA-flagged 4-lane
+// kernels can include it.
+#pragma once
+
+#include "kernel.hpp"
+
+namespace blake2simd {
+
+inline constexpr size_t kLanes = 4;
+
+// Compresses `block_count` blocks into each of the four states `states[0..3]` (8-byte alignment
+// is enough). Lane i's k-th block starts at blocks[i] + k * block_stride, any alignment; lanes
+// may share blocks (stride 0 repeats one block). Per state the semantics are CompressFn's: its
+// counter grows by `counter_increment` before each block and its own flags state->f apply.
+// BLAKE2bp passes blocks = {p, p + 128, p + 256, p + 384} and stride 512: block j of the
+// message belongs to leaf j % 4.
+using Compress4Fn = void (*)(Blake2bState* states, const uint8_t* const* blocks, size_t block_count,
+                             size_t block_stride, uint64_t counter_increment) noexcept;
+
+struct Lanes4Kernel {
+    const char* name;  // the KernelId spelling of the instruction set it uses ("avx2", "ref", ...)
+    Compress4Fn compress4;
+};
+
+namespace kernels {
+// One 64-bit word of each lane per YMM lane. Built with -mavx2, resp. -mavx512f -mavx512vl.
+void compress4_avx2(Blake2bState* states, const uint8_t* const* blocks, size_t block_count,
+                    size_t block_stride, uint64_t counter_increment) noexcept;
+void compress4_avx512(Blake2bState* states, const uint8_t* const* blocks, size_t block_count,
+                      size_t block_stride, uint64_t counter_increment) noexcept;
+}  // namespace kernels
+
+namespace dispatch {
+// The 4-lane kernel using the instruction set of the single-lane kernel `id`: avx2 and avx512
+// have true 4-lane kernels; every other id runs its own single-lane kernel lane by lane (ref
+// for ids this build lacks). A 4-lane kernel serves only if the CPU runs it and it matches four
+// compress_ref runs (checked once per process); otherwise the answer is the lane-by-lane ref.
+// `automatic`: the single-lane kernel was chosen automatically, so the fastest single lane (it
+// may be scalar) says nothing about four lanes; then a usable true 4-lane kernel (avx512, else
+// avx2) serves, and only without one the mapping of `id`.
+Lanes4Kernel lanes4_for(KernelId id, bool automatic = false) noexcept;
+
+// The 4-lane kernel for `id` before any check (nullptr: none built), for tests.
+Compress4Fn lanes4_candidate(KernelId id) noexcept;
+
+// Whether `compress4` reproduces four compress_ref runs on edge cases (counter carry, distinct
+// flags per lane, shared and strided blocks).
+bool lanes4_passes_self_test(Compress4Fn compress4) noexcept;
+}  // namespace dispatch
+
+}  // namespace blake2simd

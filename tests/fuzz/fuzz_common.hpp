@@ -1,0 +1,88 @@
+// Shared pieces of the libFuzzer targets: an input reader and the in-process providers.
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/provider.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+extern "C" int OSSL_provider_init(const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in,
+                                  const OSSL_DISPATCH** out, void** provctx);
+
+namespace fuzz {
+
+// Consumes the fuzzer's bytes from the front; past the end every read yields zero.
+class Reader {
+  public:
+    Reader(const uint8_t* data, size_t size) : m_data(data), m_size(size) {}
+
+    uint8_t byte() { return m_offset < m_size ? m_data[m_offset++] : 0; }
+    uint16_t u16() { return static_cast<uint16_t>(byte() | (byte() << 8)); }
+    bool flag() { return (byte() & 1) != 0; }
+    // Up to `length` bytes (fewer at the end of input), advancing past them.
+    const uint8_t* take(size_t& length) {
+        const size_t left = m_size - m_offset;
+        length = length < left ? length : left;
+        const uint8_t* start = m_data + m_offset;
+        m_offset += length;
+        return start;
+    }
+    const uint8_t* rest(size_t& length) {
+        length = m_size - m_offset;
+        const uint8_t* start = m_data + m_offset;
+        m_offset = m_size;
+        return start;
+    }
+
+  private:
+    const uint8_t* m_data;
+    size_t m_size;
+    size_t m_offset = 0;
+};
+
+// One library context with the provider sources linked into this executable (registered as
+// a built-in named blake2simd, so the module file and its uninstrumented loader are not
+// involved) and OpenSSL's default provider. Lives for the whole process.
+struct Providers {
+    OSSL_LIB_CTX* libctx;
+    EVP_MD* our_md;
+    EVP_MD* default_md;
+    EVP_MAC* our_mac;
+    EVP_MAC* default_mac;
+};
+
+inline const Providers& providers() {
+    static const Providers instance = []() {
+        Providers p{};
+        p.libctx = OSSL_LIB_CTX_new();
+        if (p.libctx == nullptr ||
+            OSSL_PROVIDER_add_builtin(p.libctx, "blake2simd", &OSSL_provider_init) != 1 ||
+            OSSL_PROVIDER_load(p.libctx, "blake2simd") == nullptr ||
+            OSSL_PROVIDER_load(p.libctx, "default") == nullptr) {
+            std::fprintf(stderr, "FATAL: cannot load the providers\n");
+            std::abort();
+        }
+        p.our_md = EVP_MD_fetch(p.libctx, "BLAKE2B-512", "provider=blake2simd");
+        p.default_md = EVP_MD_fetch(p.libctx, "BLAKE2B-512", "provider=default");
+        p.our_mac = EVP_MAC_fetch(p.libctx, "BLAKE2BMAC", "provider=blake2simd");
+        p.default_mac = EVP_MAC_fetch(p.libctx, "BLAKE2BMAC", "provider=default");
+        if (!p.our_md || !p.default_md || !p.our_mac || !p.default_mac) {
+            std::fprintf(stderr, "FATAL: cannot fetch the algorithms\n");
+            std::abort();
+        }
+        return p;
+    }();
+    return instance;
+}
+
+[[noreturn]] inline void mismatch(const char* what) {
+    std::fprintf(stderr, "MISMATCH: %s\n", what);
+    std::abort();
+}
+
+}  // namespace fuzz

@@ -1,0 +1,197 @@
+// Differential fuzz target: random data, update splits and parameters through every kernel
+// compiled in that this host runs (on the streaming engine), the provider through EVP, and
+// OpenSSL's default provider, all against an independent RFC 7693 implementation.
+// SPDX-License-Identifier: Apache-2.0
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+
+#include <cstring>
+#include <vector>
+
+#include "blake2b_engine.hpp"
+#include "dispatch.hpp"
+#include "fuzz_common.hpp"
+#include "rfc7693.hpp"
+
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+
+struct Case {
+    size_t out_len = 64;
+    uint8_t key[64] = {};
+    size_t key_len = 0;
+    bool has_salt = false;
+    bool has_personal = false;
+    uint8_t salt[16] = {};
+    uint8_t personal[16] = {};
+    std::vector<size_t> splits;
+    const uint8_t* message = nullptr;
+    size_t message_len = 0;
+};
+
+Case read_case(fuzz::Reader& in) {
+    Case c;
+    const uint8_t shape = in.byte();
+    c.out_len = 1 + in.byte() % 64;
+    if ((shape & 1) != 0) {
+        c.key_len = 1 + in.byte() % 64;
+        size_t n = c.key_len;
+        std::memcpy(c.key, in.take(n), n);
+    }
+    c.has_salt = (shape & 2) != 0;
+    c.has_personal = (shape & 4) != 0;
+    if ((shape & 8) == 0) {
+        c.out_len = 64;  // keep plain digests common: the default provider can check those
+    }
+    if (c.has_salt) {
+        size_t n = 16;
+        std::memcpy(c.salt, in.take(n), n);
+    }
+    if (c.has_personal) {
+        size_t n = 16;
+        std::memcpy(c.personal, in.take(n), n);
+    }
+    const size_t split_count = in.byte() % 8;
+    for (size_t i = 0; i < split_count; ++i) {
+        c.splits.push_back(in.u16() % 600);
+    }
+    c.message = in.rest(c.message_len);
+    return c;
+}
+
+Bytes oracle(const Case& c) {
+    rfc7693::Options o;
+    o.out_len = c.out_len;
+    o.key = c.key;
+    o.key_len = c.key_len;
+    o.salt = c.has_salt ? c.salt : nullptr;
+    o.personal = c.has_personal ? c.personal : nullptr;
+    return rfc7693::hash(o, c.message, c.message_len);
+}
+
+template <class Update>
+void feed(const Case& c, Update update) {
+    size_t offset = 0;
+    for (const size_t split : c.splits) {
+        const size_t n = split < c.message_len - offset ? split : c.message_len - offset;
+        update(c.message + offset, n);
+        offset += n;
+    }
+    update(c.message + offset, c.message_len - offset);
+}
+
+Bytes engine_digest(const Case& c, blake2simd::CompressFn compress) {
+    blake2simd::Blake2bParams params;
+    params.digest_length = static_cast<uint8_t>(c.out_len);
+    params.key_length = static_cast<uint8_t>(c.key_len);
+    if (c.has_salt) {
+        std::memcpy(params.salt, c.salt, 16);
+    }
+    if (c.has_personal) {
+        std::memcpy(params.personal, c.personal, 16);
+    }
+    blake2simd::Blake2bEngine engine;
+    engine.start(compress, params);
+    if (c.key_len > 0) {
+        uint8_t block[128] = {};
+        std::memcpy(block, c.key, c.key_len);
+        engine.update(block, sizeof block);
+    }
+    feed(c, [&engine](const uint8_t* data, size_t n) { engine.update(data, n); });
+    Bytes out(c.out_len);
+    engine.finish(out.data());
+    return out;
+}
+
+// The salt/custom/size params; pointers into `c`, so `c` must outlive the array.
+struct ParamArray {
+    size_t size;
+    OSSL_PARAM params[5];
+};
+
+void build_params(const Case& c, ParamArray& a, bool with_key) {
+    size_t n = 0;
+    a.size = c.out_len;
+    a.params[n++] = OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &a.size);
+    if (c.has_salt) {
+        a.params[n++] = OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_SALT,
+                                                          const_cast<uint8_t*>(c.salt), 16);
+    }
+    if (c.has_personal) {
+        a.params[n++] = OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_CUSTOM,
+                                                          const_cast<uint8_t*>(c.personal), 16);
+    }
+    if (with_key) {
+        a.params[n++] = OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_KEY,
+                                                          const_cast<uint8_t*>(c.key), c.key_len);
+    }
+    a.params[n] = OSSL_PARAM_construct_end();
+}
+
+Bytes evp_mac(const Case& c, EVP_MAC* mac, bool key_as_param) {
+    EVP_MAC_CTX* ctx = EVP_MAC_CTX_new(mac);
+    ParamArray a;
+    build_params(c, a, key_as_param);
+    Bytes out(64);
+    size_t length = 0;
+    bool ok = key_as_param ? EVP_MAC_init(ctx, nullptr, 0, a.params) == 1
+                           : EVP_MAC_init(ctx, c.key, c.key_len, a.params) == 1;
+    feed(c, [&](const uint8_t* data, size_t n) { ok = ok && EVP_MAC_update(ctx, data, n) == 1; });
+    ok = ok && EVP_MAC_final(ctx, out.data(), &length, out.size()) == 1;
+    EVP_MAC_CTX_free(ctx);
+    out.resize(ok ? length : 0);
+    return out;
+}
+
+Bytes evp_digest(const Case& c, const EVP_MD* md, bool with_params) {
+    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+    ParamArray a;
+    build_params(c, a, false);
+    Bytes out(64);
+    unsigned int length = 0;
+    bool ok = EVP_DigestInit_ex2(ctx, md, with_params ? a.params : nullptr) == 1;
+    feed(c, [&](const uint8_t* data, size_t n) { ok = ok && EVP_DigestUpdate(ctx, data, n) == 1; });
+    ok = ok && EVP_DigestFinal_ex(ctx, out.data(), &length) == 1;
+    EVP_MD_CTX_free(ctx);
+    out.resize(ok ? length : 0);
+    return out;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    fuzz::Reader in(data, size);
+    const Case c = read_case(in);
+    const Bytes expected = oracle(c);
+
+    for (const blake2simd::KernelInfo& kernel : blake2simd::dispatch::compiled_kernels()) {
+        if (blake2simd::dispatch::is_runnable(kernel) &&
+            engine_digest(c, kernel.compress) != expected) {
+            fuzz::mismatch(kernel.name);
+        }
+    }
+    const fuzz::Providers& p = fuzz::providers();
+    if (c.key_len > 0) {
+        if (evp_mac(c, p.our_mac, false) != expected) {
+            fuzz::mismatch("blake2simd MAC");
+        }
+        if (evp_mac(c, p.our_mac, true) != expected) {
+            fuzz::mismatch("blake2simd MAC, key as a param");
+        }
+        if (evp_mac(c, p.default_mac, false) != expected) {
+            fuzz::mismatch("default MAC");
+        }
+    } else {
+        if (evp_digest(c, p.our_md, true) != expected) {
+            fuzz::mismatch("blake2simd digest");
+        }
+        // OpenSSL 3.0's default digest has no size/salt/custom: compare plain digests only.
+        if (c.out_len == 64 && !c.has_salt && !c.has_personal &&
+            evp_digest(c, p.default_md, false) != expected) {
+            fuzz::mismatch("default digest");
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,186 @@
+// Parameter-parsing fuzz target: random OSSL_PARAM arrays (names, types, sizes, contents)
+// into the digest's and the MAC's set_ctx_params and init. Besides memory errors it checks
+// that a refused call changes nothing (the context and a copy taken before the call then
+// give the same result) and that an accepted one yields exactly the size it reports.
+// SPDX-License-Identifier: Apache-2.0
+#include <openssl/core_names.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+
+#include <cstring>
+#include <vector>
+
+#include "fuzz_common.hpp"
+
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+
+constexpr const char* kNames[] = {
+    OSSL_MAC_PARAM_SIZE,
+    OSSL_MAC_PARAM_SALT,
+    OSSL_MAC_PARAM_CUSTOM,
+    OSSL_MAC_PARAM_KEY,
+    "kernel",
+    OSSL_DIGEST_PARAM_XOFLEN,
+    "",
+    "sizes",
+};
+constexpr unsigned int kTypes[] = {
+    OSSL_PARAM_INTEGER,      OSSL_PARAM_UNSIGNED_INTEGER,
+    OSSL_PARAM_OCTET_STRING, OSSL_PARAM_UTF8_STRING,
+    OSSL_PARAM_REAL,         OSSL_PARAM_OCTET_PTR,
+    OSSL_PARAM_UTF8_PTR,     99,
+};
+
+// Owns the array and every buffer it points into.
+struct RandomParams {
+    std::vector<OSSL_PARAM> params;
+    std::vector<Bytes> buffers;
+    std::vector<const void*> pointers;  // targets of the *_PTR types
+
+    void read(fuzz::Reader& in) {
+        const size_t count = in.byte() % 6;
+        buffers.resize(count);
+        pointers.resize(count);
+        for (size_t i = 0; i < count; ++i) {
+            const uint8_t shape = in.byte();
+            const char* name = kNames[shape % 8];
+            const unsigned int type = kTypes[(shape >> 3) % 8];
+            size_t size = in.byte() % 80;
+            const uint8_t* bytes = in.take(size);
+            buffers[i].assign(bytes, bytes + size);
+            buffers[i].resize(size + 1);  // never a zero-length allocation to point at
+            OSSL_PARAM p{};
+            p.key = name;
+            p.data_type = type;
+            if (type == OSSL_PARAM_OCTET_PTR || type == OSSL_PARAM_UTF8_PTR) {
+                pointers[i] = (shape & 0x40) != 0 ? nullptr : buffers[i].data();
+                p.data = &pointers[i];
+                p.data_size = size;
+            } else {
+                // Malformed on purpose: NULL data that claims bytes.
+                p.data = (shape & 0x40) != 0 ? nullptr : buffers[i].data();
+                p.data_size = size;
+            }
+            p.return_size = OSSL_PARAM_UNMODIFIED;
+            params.push_back(p);
+        }
+        params.push_back(OSSL_PARAM_construct_end());
+    }
+};
+
+const uint8_t kKey[40] = {7, 1, 9, 3};
+const uint8_t kMessage[300] = {1, 2, 3};
+
+Bytes finish_mac(EVP_MAC_CTX* ctx) {
+    const size_t reported = EVP_MAC_CTX_get_mac_size(ctx);
+    Bytes out(64);
+    size_t length = 0;
+    if (EVP_MAC_update(ctx, kMessage, sizeof kMessage) != 1 ||
+        EVP_MAC_final(ctx, out.data(), &length, out.size()) != 1) {
+        return {};
+    }
+    if (length != reported) {
+        fuzz::mismatch("MAC final length differs from the reported size");
+    }
+    out.resize(length);
+    return out;
+}
+
+Bytes finish_digest(EVP_MD_CTX* ctx) {
+    size_t reported = 0;
+    OSSL_PARAM get[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_SIZE, &reported),
+                        OSSL_PARAM_construct_end()};
+    Bytes out(64);
+    unsigned int length = 0;
+    if (EVP_MD_CTX_get_params(ctx, get) != 1 || EVP_DigestUpdate(ctx, kMessage, 100) != 1 ||
+        EVP_DigestFinal_ex(ctx, out.data(), &length) != 1) {
+        return {};
+    }
+    if (length != reported) {
+        fuzz::mismatch("digest final length differs from the reported size");
+    }
+    out.resize(length);
+    return out;
+}
+
+void fuzz_mac(const fuzz::Providers& p, RandomParams& random, uint8_t mode) {
+    EVP_MAC_CTX* ctx = EVP_MAC_CTX_new(p.our_mac);
+    if ((mode & 1) != 0) {
+        EVP_MAC_init(ctx, kKey, sizeof kKey, nullptr);  // mid-message when the params arrive
+        EVP_MAC_update(ctx, kMessage, 5);
+    }
+    EVP_MAC_CTX* before = EVP_MAC_CTX_dup(ctx);
+    int rc = 0;
+    if ((mode & 2) != 0) {
+        rc = EVP_MAC_init(ctx, (mode & 4) != 0 ? kKey : nullptr, (mode & 4) != 0 ? 24 : 0,
+                          random.params.data());
+    } else {
+        rc = EVP_MAC_CTX_set_params(ctx, random.params.data());
+    }
+    ERR_clear_error();
+    if (rc == 0 && (mode & 2) == 0) {
+        // Refused set_params: ctx and the earlier copy must behave identically from here.
+        if ((mode & 1) == 0) {
+            EVP_MAC_init(ctx, kKey, sizeof kKey, nullptr);
+            EVP_MAC_init(before, kKey, sizeof kKey, nullptr);
+        }
+        if (finish_mac(ctx) != finish_mac(before)) {
+            fuzz::mismatch("a refused MAC set_params changed the context");
+        }
+    } else if (rc == 1) {
+        if ((mode & 2) == 0 && (mode & 1) == 0 && EVP_MAC_init(ctx, nullptr, 0, nullptr) != 1) {
+            ERR_clear_error();  // no key yet is a legitimate refusal
+        } else {
+            finish_mac(ctx);
+        }
+    }
+    ERR_clear_error();
+    EVP_MAC_CTX_free(before);
+    EVP_MAC_CTX_free(ctx);
+}
+
+void fuzz_digest(const fuzz::Providers& p, RandomParams& random, uint8_t mode) {
+    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+    EVP_DigestInit_ex2(ctx, p.our_md, nullptr);
+    if ((mode & 1) != 0) {
+        EVP_DigestUpdate(ctx, kMessage, 7);
+    }
+    EVP_MD_CTX* before = EVP_MD_CTX_new();
+    EVP_MD_CTX_copy_ex(before, ctx);
+    int rc = 0;
+    if ((mode & 2) != 0) {
+        rc = EVP_DigestInit_ex2(ctx, p.our_md, random.params.data());
+    } else {
+        rc = EVP_MD_CTX_set_params(ctx, random.params.data());
+    }
+    ERR_clear_error();
+    if (rc == 0 && (mode & 2) == 0) {
+        if (finish_digest(ctx) != finish_digest(before)) {
+            fuzz::mismatch("a refused digest set_params changed the context");
+        }
+    } else if (rc == 1) {
+        finish_digest(ctx);
+    }
+    ERR_clear_error();
+    EVP_MD_CTX_free(before);
+    EVP_MD_CTX_free(ctx);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    fuzz::Reader in(data, size);
+    const uint8_t mode = in.byte();
+    RandomParams random;
+    random.read(in);
+    const fuzz::Providers& p = fuzz::providers();
+    if ((mode & 0x80) != 0) {
+        fuzz_digest(p, random, mode);
+    } else {
+        fuzz_mac(p, random, mode);
+    }
+    return 0;
+}

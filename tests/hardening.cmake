@@ -1,0 +1,77 @@
+# Hardening (issue 6): bad input, huge input, counter wrap, threads, key material, load/unload,
+# direct-dispatch harness; libFuzzer targets when B2_FUZZ is on. Labels: "hardening", plus
+# "slow" (> 4 GiB streamed), "threads" (the TSan job), "memory" (the valgrind job).
+# SPDX-License-Identifier: Apache-2.0
+set(b2_hardening_dir ${CMAKE_CURRENT_LIST_DIR}/hardening)
+
+# The streaming engine compiled into a test, with the kernel library, for engine-level tests
+# and the fuzzers (the module exports nothing but OSSL_provider_init).
+add_library(b2_engine_for_tests STATIC ${PROJECT_SOURCE_DIR}/provider/blake2b_engine.cpp)
+target_include_directories(b2_engine_for_tests PUBLIC ${PROJECT_SOURCE_DIR}/provider
+                                                      ${b2_hardening_dir})
+target_link_libraries(b2_engine_for_tests PUBLIC blake2simd_kernels OpenSSL::Crypto
+                                          PRIVATE b2_warnings)
+
+add_executable(test_engine_counter ${b2_hardening_dir}/test_engine_counter.cpp)
+target_link_libraries(test_engine_counter PRIVATE b2_engine_for_tests b2_warnings)
+add_test(NAME hardening.engine_counter_2e64 COMMAND test_engine_counter)
+set_tests_properties(hardening.engine_counter_2e64 PROPERTIES LABELS hardening
+                     SKIP_RETURN_CODE 77 TIMEOUT 120)
+
+b2_add_evp_test(NAME hardening.bad_input TARGET test_bad_input
+                SOURCES ${b2_hardening_dir}/test_bad_input.cpp LABELS hardening provider memory)
+target_include_directories(test_bad_input PRIVATE ${b2_hardening_dir})
+
+b2_add_evp_test(NAME hardening.large_input_4gib TARGET test_large_input
+                SOURCES ${b2_hardening_dir}/test_large_input.cpp LABELS hardening slow
+                TIMEOUT 900)
+
+add_executable(test_direct_dispatch ${b2_hardening_dir}/test_direct_dispatch.cpp)
+target_include_directories(test_direct_dispatch PRIVATE ${b2_hardening_dir})
+target_compile_definitions(test_direct_dispatch PRIVATE B2_MODULE_DIR="${B2_MODULE_DIR}")
+target_link_libraries(test_direct_dispatch PRIVATE OpenSSL::Crypto ${CMAKE_DL_LIBS} b2_warnings)
+add_dependencies(test_direct_dispatch blake2simd)
+add_test(NAME hardening.direct_dispatch COMMAND test_direct_dispatch)
+set_tests_properties(hardening.direct_dispatch PROPERTIES LABELS "hardening;provider;memory"
+                     SKIP_RETURN_CODE 77 TIMEOUT 120)
+
+find_package(Threads REQUIRED)
+b2_add_evp_test(NAME hardening.threads TARGET test_threads
+                SOURCES ${b2_hardening_dir}/test_threads.cpp LABELS hardening threads
+                TIMEOUT 300)
+target_link_libraries(test_threads PRIVATE Threads::Threads)
+
+b2_add_evp_test(NAME hardening.key_material TARGET test_key_material
+                SOURCES ${b2_hardening_dir}/test_key_material.cpp LABELS hardening provider)
+target_include_directories(test_key_material PRIVATE ${b2_hardening_dir})
+
+b2_add_evp_test(NAME hardening.load_unload_1000 TARGET test_load_unload
+                SOURCES ${b2_hardening_dir}/test_load_unload.cpp ARGS 1000
+                LABELS hardening provider TIMEOUT 600)
+target_include_directories(test_load_unload PRIVATE ${b2_hardening_dir})
+
+# --- libFuzzer targets (the "fuzz" preset: clang, -DB2_FUZZ=ON). The provider's sources are
+# compiled into each target and registered with OSSL_PROVIDER_add_builtin, so the whole path
+# is instrumented and no module is loaded by an uninstrumented loader.
+option(B2_FUZZ "Build the libFuzzer targets (clang only)" OFF)
+if(B2_FUZZ)
+  get_target_property(b2_provider_sources blake2simd SOURCES)
+  list(TRANSFORM b2_provider_sources PREPEND ${PROJECT_SOURCE_DIR}/provider/)
+  add_library(b2_provider_for_fuzz STATIC ${b2_provider_sources})
+  target_include_directories(b2_provider_for_fuzz PUBLIC ${PROJECT_SOURCE_DIR}/provider)
+  target_compile_definitions(b2_provider_for_fuzz PRIVATE B2_VERSION="${PROJECT_VERSION}")
+  target_link_libraries(b2_provider_for_fuzz PUBLIC blake2simd_kernels OpenSSL::Crypto
+                                             PRIVATE b2_warnings)
+  set(b2_fuzz_dir ${CMAKE_CURRENT_LIST_DIR}/fuzz)
+  foreach(b2_target fuzz_differential fuzz_params)
+    add_executable(${b2_target} ${b2_fuzz_dir}/${b2_target}.cpp)
+    target_include_directories(${b2_target} PRIVATE ${b2_fuzz_dir})
+    target_link_libraries(${b2_target} PRIVATE b2_provider_for_fuzz b2_engine_for_tests
+                                               b2_warnings)
+    target_link_options(${b2_target} PRIVATE -fsanitize=fuzzer)
+    # A short smoke run over the committed corpus; tools/ci-hardening.sh fuzzes for longer.
+    add_test(NAME fuzz.${b2_target}.corpus
+             COMMAND ${b2_target} -runs=0 ${b2_fuzz_dir}/corpus/${b2_target})
+    set_tests_properties(fuzz.${b2_target}.corpus PROPERTIES LABELS fuzz TIMEOUT 300)
+  endforeach()
+endif()

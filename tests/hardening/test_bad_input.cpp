@@ -1,0 +1,498 @@
+// Bad and borderline input through EVP, against our provider and OpenSSL's default one: every
+// call returns its documented result, rejections carry a readable reason equivalent to the
+// default provider's, and where the default provider misbehaves ours does not.
+// SPDX-License-Identifier: Apache-2.0
+#include <openssl/core_names.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "b2test.hpp"
+#include "rfc7693.hpp"
+
+namespace {
+
+using b2test::Report;
+using Bytes = std::vector<uint8_t>;
+
+Bytes pattern(size_t length, uint8_t seed) {
+    Bytes bytes(length);
+    for (size_t i = 0; i < length; ++i) {
+        bytes[i] = static_cast<uint8_t>(seed + 29 * i);
+    }
+    return bytes;
+}
+
+// The reason text of the newest error on the queue (queue emptied), or "".
+std::string last_reason() {
+    unsigned long code = 0;
+    unsigned long last = 0;
+    while ((code = ERR_get_error()) != 0) {
+        last = code;
+    }
+    const char* reason = last != 0 ? ERR_reason_error_string(last) : nullptr;
+    return reason != nullptr ? reason : "";
+}
+
+bool contains(const std::string& text, const char* part) {
+    return text.find(part) != std::string::npos;
+}
+
+OSSL_PARAM octets(const char* name, const Bytes& bytes) {
+    return OSSL_PARAM_construct_octet_string(name, const_cast<uint8_t*>(bytes.data()),
+                                             bytes.size());
+}
+
+struct Fixture {
+    b2test::ProviderSession session{b2test::ProviderSession::Default::include};
+    b2test::MdPtr our_md = session.fetch_md(b2test::kDigestName, b2test::kOurPropq);
+    b2test::MdPtr default_md = session.fetch_md(b2test::kDigestName, b2test::kDefaultPropq);
+    b2test::MacPtr our_mac = session.fetch_mac(b2test::kMacName, b2test::kOurPropq);
+    b2test::MacPtr default_mac = session.fetch_mac(b2test::kMacName, b2test::kDefaultPropq);
+    Bytes key = pattern(40, 3);
+    Bytes message = pattern(333, 7);
+
+    b2test::MacCtxPtr new_mac(bool ours) const {
+        return b2test::MacCtxPtr(EVP_MAC_CTX_new(ours ? our_mac.get() : default_mac.get()));
+    }
+};
+
+Bytes mac_final(EVP_MAC_CTX* ctx) {
+    Bytes out(64);
+    size_t length = 0;
+    if (EVP_MAC_final(ctx, out.data(), &length, out.size()) != 1) {
+        return {};
+    }
+    out.resize(length);
+    return out;
+}
+
+Bytes md_final(EVP_MD_CTX* ctx) {
+    Bytes out(64);
+    unsigned int length = 0;
+    if (EVP_DigestFinal_ex(ctx, out.data(), &length) != 1) {
+        return {};
+    }
+    out.resize(length);
+    return out;
+}
+
+// --- Rejected MAC configurations: ours and the default must both refuse, for the same reason.
+
+struct Rejection {
+    const char* what;
+    const char* our_reason;      // substring of our reason text
+    const char* default_reason;  // substring of the default provider's, nullptr: it accepts
+    const char* topic;           // a word both reasons must contain
+};
+
+void compare_rejection(Report& report, const Rejection& rejection, int our_rc, int default_rc,
+                       const std::string& ours, const std::string& theirs) {
+    const std::string what = rejection.what;
+    B2_CHECK(report, our_rc == 0, what + ": blake2simd rejects");
+    B2_CHECK(report, contains(ours, rejection.our_reason),
+             what + ": our reason '" + ours + "' lacks '" + rejection.our_reason + "'");
+    B2_CHECK(report, contains(ours, rejection.topic),
+             what + ": our reason names " + rejection.topic);
+    if (rejection.default_reason == nullptr) {
+        std::printf("  note: default provider %s %s (reason '%s')\n",
+                    default_rc == 1 ? "ACCEPTS" : "rejects", rejection.what, theirs.c_str());
+        return;
+    }
+    B2_CHECK(report, default_rc == 0, what + ": default rejects too");
+    B2_CHECK(report,
+             contains(theirs, rejection.default_reason) && contains(theirs, rejection.topic),
+             what + ": default reason '" + theirs + "'");
+}
+
+void check_mac_init_rejections(Report& report, const Fixture& f) {
+    const Bytes long_key = pattern(65, 1);
+    struct KeyCase {
+        Rejection rejection;
+        const Bytes* key;
+        size_t length;
+    };
+    const KeyCase cases[] = {
+        {{"0-byte key", "invalid key length", "invalid key length", "key"}, &f.key, 0},
+        {{"65-byte key", "invalid key length", "invalid key length", "key"}, &long_key, 65},
+        {{"no key ever set", "no key set", "no key set", "key"}, nullptr, 0},
+    };
+    for (const KeyCase& c : cases) {
+        int rc[2];
+        std::string reason[2];
+        for (int ours = 1; ours >= 0; --ours) {
+            b2test::MacCtxPtr ctx = f.new_mac(ours == 1);
+            const uint8_t* key = c.key != nullptr ? c.key->data() : nullptr;
+            rc[ours] = EVP_MAC_init(ctx.get(), key, c.length, nullptr);
+            reason[ours] = last_reason();
+        }
+        compare_rejection(report, c.rejection, rc[1], rc[0], reason[1], reason[0]);
+    }
+}
+
+void check_mac_param_rejections(Report& report, const Fixture& f) {
+    const Bytes long_field = pattern(17, 5);
+    const Bytes long_key = pattern(65, 1);
+    const Bytes empty_key;
+    size_t size_zero = 0;
+    size_t size_big = 65;
+    struct ParamCase {
+        Rejection rejection;
+        OSSL_PARAM param;
+    };
+    const ParamCase cases[] = {
+        {{"salt of 17 bytes", "invalid salt length", "invalid salt length", "salt"},
+         octets(OSSL_MAC_PARAM_SALT, long_field)},
+        {{"custom of 17 bytes", "invalid custom length", "invalid custom length", "custom"},
+         octets(OSSL_MAC_PARAM_CUSTOM, long_field)},
+        {{"size 0", "invalid output size", "length", "invalid"},
+         OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size_zero)},
+        {{"size 65", "invalid output size", "length", "invalid"},
+         OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size_big)},
+        {{"key param of 65 bytes", "invalid key length", "invalid key length", "key"},
+         octets(OSSL_MAC_PARAM_KEY, long_key)},
+        {{"key param of 0 bytes", "invalid key length", "invalid key length", "key"},
+         octets(OSSL_MAC_PARAM_KEY, empty_key)},
+        // Wrong types: OpenSSL 3.0's default provider reads salt/custom/key bytes without
+        // looking at the type, so only ours is held to rejecting them.
+        {{"key as a UTF-8 string", "wrong data type", nullptr, "type"},
+         OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_KEY, const_cast<char*>("0123456789"), 10)},
+        {{"salt as a UTF-8 string", "wrong data type", nullptr, "type"},
+         OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_SALT, const_cast<char*>("salt"), 4)},
+        {{"custom as an integer", "wrong data type", nullptr, "type"},
+         OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_CUSTOM, &size_big)},
+        {{"size as an octet string", "wrong data type", nullptr, "type"},
+         octets(OSSL_MAC_PARAM_SIZE, f.key)},
+    };
+    for (const ParamCase& c : cases) {
+        int rc[2];
+        std::string reason[2];
+        for (int ours = 1; ours >= 0; --ours) {
+            b2test::MacCtxPtr ctx = f.new_mac(ours == 1);
+            OSSL_PARAM params[] = {c.param, OSSL_PARAM_construct_end()};
+            rc[ours] = EVP_MAC_CTX_set_params(ctx.get(), params);
+            reason[ours] = last_reason();
+        }
+        compare_rejection(report, c.rejection, rc[1], rc[0], reason[1], reason[0]);
+        // The same params passed to init must be rejected the same way.
+        b2test::MacCtxPtr ctx = f.new_mac(true);
+        OSSL_PARAM params[] = {c.param, OSSL_PARAM_construct_end()};
+        B2_CHECK(report, EVP_MAC_init(ctx.get(), f.key.data(), f.key.size(), params) == 0,
+                 std::string(c.rejection.what) + ": rejected by init");
+        B2_CHECK(report, contains(last_reason(), c.rejection.our_reason),
+                 std::string(c.rejection.what) + ": init reason");
+    }
+}
+
+// Digest params: OpenSSL 3.0's default BLAKE2B-512 has no settable params, so only ours.
+void check_digest_param_rejections(Report& report, const Fixture& f) {
+    const Bytes long_field = pattern(17, 5);
+    size_t size_zero = 0;
+    unsigned int size_big = 65;
+    struct DigestCase {
+        const char* what;
+        OSSL_PARAM param;
+        const char* reason;
+    };
+    const DigestCase cases[] = {
+        {"digest salt of 17 bytes", octets(OSSL_MAC_PARAM_SALT, long_field), "invalid salt length"},
+        {"digest custom of 17 bytes", octets(OSSL_MAC_PARAM_CUSTOM, long_field),
+         "invalid custom length"},
+        {"digest size 0", OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_SIZE, &size_zero),
+         "invalid output size"},
+        {"digest size 65", OSSL_PARAM_construct_uint(OSSL_DIGEST_PARAM_SIZE, &size_big),
+         "invalid output size"},
+        {"digest size as a string",
+         OSSL_PARAM_construct_utf8_string(OSSL_DIGEST_PARAM_SIZE, const_cast<char*>("32"), 2),
+         "wrong data type"},
+        {"digest salt as a string",
+         OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_SALT, const_cast<char*>("s"), 1),
+         "wrong data type"},
+    };
+    for (const DigestCase& c : cases) {
+        OSSL_PARAM params[] = {c.param, OSSL_PARAM_construct_end()};
+        b2test::MdCtxPtr ctx(EVP_MD_CTX_new());
+        B2_CHECK(report, EVP_DigestInit_ex2(ctx.get(), f.our_md.get(), params) == 0,
+                 std::string(c.what) + ": init rejects");
+        const std::string reason = last_reason();
+        B2_CHECK(report, contains(reason, c.reason), std::string(c.what) + ": reason " + reason);
+        B2_CHECK(report, EVP_DigestInit_ex2(ctx.get(), f.our_md.get(), nullptr) == 1,
+                 std::string(c.what) + ": plain init still works");
+        B2_CHECK(report, EVP_MD_CTX_set_params(ctx.get(), params) == 0,
+                 std::string(c.what) + ": set_params rejects");
+        B2_CHECK(report, contains(last_reason(), c.reason), std::string(c.what) + ": reason");
+    }
+}
+
+// --- A failing set_params changes nothing (the default provider applies the valid part).
+
+void check_failed_set_params(Report& report, const Fixture& f) {
+    const Bytes salt = pattern(16, 4);
+    const Bytes long_custom = pattern(17, 5);
+    size_t size = 20;
+    OSSL_PARAM mixed[] = {
+        OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size),
+        octets(OSSL_MAC_PARAM_SALT, salt),
+        octets(OSSL_MAC_PARAM_CUSTOM, long_custom),
+        OSSL_PARAM_construct_end(),
+    };
+    rfc7693::Options plain;
+    plain.key = f.key.data();
+    plain.key_len = f.key.size();
+    const Bytes expected = rfc7693::hash(plain, f.message.data(), f.message.size());
+
+    for (const bool mid_stream : {false, true}) {
+        b2test::MacCtxPtr ctx = f.new_mac(true);
+        if (mid_stream) {
+            B2_CHECK(report, EVP_MAC_init(ctx.get(), f.key.data(), f.key.size(), nullptr) == 1,
+                     "init");
+        }
+        B2_CHECK(report, EVP_MAC_CTX_set_params(ctx.get(), mixed) == 0, "mixed set_params fails");
+        ERR_clear_error();
+        B2_CHECK(report, EVP_MAC_CTX_get_mac_size(ctx.get()) == 64, "size not partly applied");
+        const bool ok =
+            mid_stream || EVP_MAC_init(ctx.get(), f.key.data(), f.key.size(), nullptr) == 1;
+        B2_CHECK(report, ok && EVP_MAC_update(ctx.get(), f.message.data(), f.message.size()) == 1,
+                 "update");
+        B2_CHECK(report, mac_final(ctx.get()) == expected,
+                 "nothing of a failed set_params applied");
+        // and a plain re-init after it is unaffected as well
+        B2_CHECK(report,
+                 EVP_MAC_init(ctx.get(), nullptr, 0, nullptr) == 1 &&
+                     EVP_MAC_update(ctx.get(), f.message.data(), f.message.size()) == 1 &&
+                     mac_final(ctx.get()) == expected,
+                 "re-init after failed set_params");
+    }
+    b2test::MacCtxPtr theirs = f.new_mac(false);
+    const int rc = EVP_MAC_CTX_set_params(theirs.get(), mixed);
+    ERR_clear_error();
+    std::printf("  note: default provider after failing set_params: rc %d, mac size %zu\n", rc,
+                EVP_MAC_CTX_get_mac_size(theirs.get()));
+
+    b2test::MdCtxPtr md(EVP_MD_CTX_new());
+    B2_CHECK(report, EVP_DigestInit_ex2(md.get(), f.our_md.get(), nullptr) == 1, "digest init");
+    B2_CHECK(report, EVP_MD_CTX_set_params(md.get(), mixed) == 0, "digest mixed set_params fails");
+    ERR_clear_error();
+    B2_CHECK(report, EVP_DigestUpdate(md.get(), f.message.data(), f.message.size()) == 1, "update");
+    B2_CHECK(report, md_final(md.get()) == rfc7693::hash({}, f.message.data(), f.message.size()),
+             "digest unchanged by failed set_params");
+}
+
+// --- MAC size changed after init: the running message keeps its size; the buffer EVP checks
+// against that size, so nothing past a smaller buffer is written.
+
+void check_size_changed_after_init(Report& report, const Fixture& f) {
+    size_t new_size = 24;
+    OSSL_PARAM set_size[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &new_size),
+                             OSSL_PARAM_construct_end()};
+    for (int ours = 1; ours >= 0; --ours) {
+        b2test::MacCtxPtr ctx = f.new_mac(ours == 1);
+        EVP_MAC_init(ctx.get(), f.key.data(), f.key.size(), nullptr);
+        EVP_MAC_update(ctx.get(), f.message.data(), f.message.size());
+        EVP_MAC_CTX_set_params(ctx.get(), set_size);
+        Bytes buffer(128, 0xA5);
+        size_t length = 0;
+        const size_t reported = EVP_MAC_CTX_get_mac_size(ctx.get());
+        const int rc = EVP_MAC_final(ctx.get(), buffer.data(), &length, 24);
+        const std::string reason = last_reason();
+        size_t touched = 0;
+        for (size_t i = 0; i < buffer.size(); ++i) {
+            touched = buffer[i] != 0xA5 ? i + 1 : touched;
+        }
+        if (ours == 1) {
+            B2_CHECK(report, reported == 64, "running message reports its init-time size");
+            B2_CHECK(report, rc == 0 && contains(reason, "buffer too small"),
+                     "final into 24 bytes refused for a 64-byte MAC: " + reason);
+            B2_CHECK(report, touched == 0, "nothing written on refusal");
+            B2_CHECK(report,
+                     EVP_MAC_final(ctx.get(), buffer.data(), &length, 64) == 1 && length == 64,
+                     "final with a 64-byte buffer");
+            rfc7693::Options o;
+            o.key = f.key.data();
+            o.key_len = f.key.size();
+            B2_CHECK(report,
+                     Bytes(buffer.begin(), buffer.begin() + 64) ==
+                         rfc7693::hash(o, f.message.data(), f.message.size()),
+                     "the 64-byte MAC is right");
+            B2_CHECK(report, EVP_MAC_CTX_get_mac_size(ctx.get()) == 24, "next init gets 24");
+        } else {
+            std::printf(
+                "  note: default provider, size 24 set after init: reports %zu, final rc "
+                "%d wrote %zu bytes into a 24-byte buffer\n",
+                reported, rc, touched);
+        }
+    }
+}
+
+// --- Life cycle misuse.
+
+void check_life_cycle(Report& report, const Fixture& f) {
+    b2test::MacCtxPtr mac = f.new_mac(true);
+    B2_CHECK(report, EVP_MAC_update(mac.get(), f.message.data(), 1) == 0, "MAC update before init");
+    B2_CHECK(report, contains(last_reason(), "not initialized"), "MAC update-before-init reason");
+    Bytes out(64);
+    size_t length = 0;
+    B2_CHECK(report, EVP_MAC_final(mac.get(), out.data(), &length, 64) == 0,
+             "MAC final before init");
+    B2_CHECK(report, contains(last_reason(), "not initialized"), "final-before-init reason");
+    B2_CHECK(report, EVP_MAC_init(mac.get(), f.key.data(), f.key.size(), nullptr) == 1, "init");
+    B2_CHECK(report, EVP_MAC_final(mac.get(), nullptr, &length, 0) == 1 && length == 64,
+             "NULL output queries the size");
+    B2_CHECK(report, mac_final(mac.get()).size() == 64, "final after the size query");
+    B2_CHECK(report, EVP_MAC_update(mac.get(), f.message.data(), 5) == 0, "MAC update after final");
+    B2_CHECK(report, contains(last_reason(), "update after final"), "reason");
+    B2_CHECK(report, mac_final(mac.get()).empty(), "MAC final twice");
+    B2_CHECK(report, contains(last_reason(), "final already called"), "reason");
+    B2_CHECK(report, EVP_MAC_final(mac.get(), out.data(), &length, 10) == 0,
+             "MAC final into a too-small buffer");
+    ERR_clear_error();
+
+    b2test::MdCtxPtr md(EVP_MD_CTX_new());
+    B2_CHECK(report, EVP_DigestInit_ex2(md.get(), f.our_md.get(), nullptr) == 1, "digest init");
+    B2_CHECK(report, md_final(md.get()).size() == 64, "digest final");
+    B2_CHECK(report, EVP_DigestUpdate(md.get(), f.message.data(), 3) == 0,
+             "digest update after final");
+    B2_CHECK(report, contains(last_reason(), "update after final"), "reason");
+    B2_CHECK(report, md_final(md.get()).empty(), "digest final twice");
+    B2_CHECK(report, contains(last_reason(), "final already called"), "reason");
+
+    b2test::MdCtxPtr theirs(EVP_MD_CTX_new());
+    EVP_DigestInit_ex2(theirs.get(), f.default_md.get(), nullptr);
+    md_final(theirs.get());
+    const int rc = EVP_DigestUpdate(theirs.get(), f.message.data(), 3);
+    ERR_clear_error();
+    std::printf("  note: default provider digest update after final returns %d\n", rc);
+}
+
+// --- Empty input and zero-length updates give the same answer as the default provider
+// and the independent implementation.
+
+void check_empty_and_zero_length(Report& report, const Fixture& f) {
+    const size_t zero_pieces[] = {0, 0, 5, 0, 123, 0, 0, 128, 0};
+    for (const Bytes& message : {Bytes{}, f.message}) {
+        const Bytes expected = rfc7693::hash({}, message.data(), message.size());
+        for (const EVP_MD* md : {f.our_md.get(), f.default_md.get()}) {
+            b2test::MdCtxPtr ctx(EVP_MD_CTX_new());
+            const auto plain = b2test::run_digest(ctx.get(), md, nullptr, message);
+            const auto zeros = b2test::run_digest(ctx.get(), md, nullptr, message, zero_pieces);
+            B2_CHECK(report, plain && *plain == expected,
+                     "digest of " + std::to_string(message.size()) + " bytes, " +
+                         b2test::provider_name(md));
+            B2_CHECK(report, zeros && *zeros == expected, "digest with zero-length updates");
+        }
+        rfc7693::Options o;
+        o.key = f.key.data();
+        o.key_len = f.key.size();
+        const Bytes expected_mac = rfc7693::hash(o, message.data(), message.size());
+        for (int ours = 1; ours >= 0; --ours) {
+            b2test::MacCtxPtr ctx = f.new_mac(ours == 1);
+            const auto plain = b2test::run_mac(ctx.get(), f.key, nullptr, message);
+            const auto zeros = b2test::run_mac(ctx.get(), f.key, nullptr, message, zero_pieces);
+            B2_CHECK(report, plain && *plain == expected_mac,
+                     "MAC of " + std::to_string(message.size()) +
+                         " bytes, ours=" + std::to_string(ours));
+            B2_CHECK(report, zeros && *zeros == expected_mac, "MAC with zero-length updates");
+        }
+    }
+}
+
+// --- Duplicates of a fresh, a mid-stream and a finalized context are independent copies.
+
+void check_mac_dup(Report& report, const Fixture& f) {
+    rfc7693::Options o;
+    o.key = f.key.data();
+    o.key_len = f.key.size();
+    const Bytes expected = rfc7693::hash(o, f.message.data(), f.message.size());
+    const Bytes half(f.message.begin(), f.message.begin() + 100);
+    const Bytes expected_half = rfc7693::hash(o, half.data(), half.size());
+
+    b2test::MacCtxPtr fresh = f.new_mac(true);
+    b2test::MacCtxPtr fresh_copy(EVP_MAC_CTX_dup(fresh.get()));
+    B2_CHECK(report, fresh_copy != nullptr, "dup of a fresh MAC context");
+    if (fresh_copy) {
+        B2_CHECK(report, EVP_MAC_init(fresh_copy.get(), nullptr, 0, nullptr) == 0,
+                 "a fresh dup has no key");
+        ERR_clear_error();
+        B2_CHECK(report, b2test::run_mac(fresh_copy.get(), f.key, nullptr, f.message) == expected,
+                 "a fresh dup works once keyed");
+    }
+
+    b2test::MacCtxPtr ctx = f.new_mac(true);
+    EVP_MAC_init(ctx.get(), f.key.data(), f.key.size(), nullptr);
+    EVP_MAC_update(ctx.get(), half.data(), half.size());
+    b2test::MacCtxPtr mid(EVP_MAC_CTX_dup(ctx.get()));
+    B2_CHECK(report, mid != nullptr, "dup mid-stream");
+    if (mid) {
+        B2_CHECK(report, mac_final(mid.get()) == expected_half, "the copy finishes the prefix");
+    }
+    EVP_MAC_update(ctx.get(), f.message.data() + 100, f.message.size() - 100);
+    b2test::MacCtxPtr late(EVP_MAC_CTX_dup(ctx.get()));
+    B2_CHECK(report, mac_final(ctx.get()) == expected, "original unaffected by its copy");
+    B2_CHECK(report, late && mac_final(late.get()) == expected, "copy of the full message");
+
+    b2test::MacCtxPtr done(EVP_MAC_CTX_dup(ctx.get()));
+    B2_CHECK(report, done != nullptr, "dup of a finalized context");
+    if (done) {
+        B2_CHECK(report, EVP_MAC_update(done.get(), half.data(), 1) == 0,
+                 "a finalized copy is finalized");
+        B2_CHECK(report, contains(last_reason(), "update after final"), "reason");
+        B2_CHECK(report,
+                 EVP_MAC_init(done.get(), nullptr, 0, nullptr) == 1 &&
+                     EVP_MAC_update(done.get(), half.data(), half.size()) == 1 &&
+                     mac_final(done.get()) == expected_half,
+                 "a finalized copy keeps its key for re-init");
+    }
+    // Keyed but no message yet: the copy must still produce the empty-message MAC.
+    EVP_MAC_init(ctx.get(), nullptr, 0, nullptr);
+    b2test::MacCtxPtr empty(EVP_MAC_CTX_dup(ctx.get()));
+    B2_CHECK(report, empty && mac_final(empty.get()) == rfc7693::hash(o, nullptr, 0),
+             "copy right after init gives the empty-message MAC");
+}
+
+void check_digest_dup(Report& report, const Fixture& f) {
+    const Bytes expected = rfc7693::hash({}, f.message.data(), f.message.size());
+    b2test::MdCtxPtr ctx(EVP_MD_CTX_new());
+    b2test::MdCtxPtr copy(EVP_MD_CTX_new());
+    EVP_DigestInit_ex2(ctx.get(), f.our_md.get(), nullptr);
+    B2_CHECK(report, EVP_MD_CTX_copy_ex(copy.get(), ctx.get()) == 1, "copy a fresh digest ctx");
+    B2_CHECK(report,
+             EVP_DigestUpdate(copy.get(), f.message.data(), f.message.size()) == 1 &&
+                 md_final(copy.get()) == expected,
+             "fresh copy hashes");
+    EVP_DigestUpdate(ctx.get(), f.message.data(), 200);
+    B2_CHECK(report, EVP_MD_CTX_copy_ex(copy.get(), ctx.get()) == 1, "copy mid-stream");
+    EVP_DigestUpdate(copy.get(), f.message.data() + 200, f.message.size() - 200);
+    B2_CHECK(report, md_final(copy.get()) == expected, "mid-stream copy finishes");
+    EVP_DigestUpdate(ctx.get(), f.message.data() + 200, f.message.size() - 200);
+    B2_CHECK(report, md_final(ctx.get()) == expected, "original finishes independently");
+    B2_CHECK(report, EVP_MD_CTX_copy_ex(copy.get(), ctx.get()) == 1, "copy a finalized ctx");
+    B2_CHECK(report, EVP_DigestUpdate(copy.get(), f.message.data(), 1) == 0,
+             "finalized copy refuses updates");
+    ERR_clear_error();
+}
+
+}  // namespace
+
+int main() {
+    Report report("test_bad_input");
+    Fixture f;
+    B2_REQUIRE(f.our_md && f.default_md && f.our_mac && f.default_mac,
+               "fetch BLAKE2B-512 and BLAKE2BMAC from both providers");
+    check_mac_init_rejections(report, f);
+    check_mac_param_rejections(report, f);
+    check_digest_param_rejections(report, f);
+    check_failed_set_params(report, f);
+    check_size_changed_after_init(report, f);
+    check_life_cycle(report, f);
+    check_empty_and_zero_length(report, f);
+    check_mac_dup(report, f);
+    check_digest_dup(report, f);
+    B2_CHECK(report, ERR_peek_error() == 0, "no error left on the queue");
+    std::printf("test_bad_input: %ld cases tried\n", report.passed() + report.failed());
+    return report.finish();
+}

@@ -1,0 +1,436 @@
+// The module driven without libcrypto's EVP layer: dlopen blake2simd.so, initialise it with a
+// minimal core of our own that records raised errors, and call the digest and MAC dispatch
+// functions directly with what EVP never passes (small output sizes, NULL output, init twice
+// on one context, calls out of order).
+// SPDX-License-Identifier: Apache-2.0
+#include <dlfcn.h>
+#include <openssl/core.h>
+#include <openssl/core_dispatch.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "rfc7693.hpp"
+
+#ifndef B2_MODULE_DIR
+#error "B2_MODULE_DIR must name the directory holding blake2simd.so"
+#endif
+
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+
+// --- The minimal core: records the reason of each raised error.
+struct ErrorLog {
+    int raised = 0;
+    uint32_t last_reason = 0;
+    bool debug_set = false;
+};
+ErrorLog g_errors;
+
+int core_get_params(const OSSL_CORE_HANDLE*, OSSL_PARAM[]) noexcept {
+    return 1;
+}
+void core_new_error(const OSSL_CORE_HANDLE*) noexcept {
+    ++g_errors.raised;
+    g_errors.debug_set = false;
+}
+void core_set_error_debug(const OSSL_CORE_HANDLE*, const char* file, int line,
+                          const char* func) noexcept {
+    g_errors.debug_set = file != nullptr && line > 0 && func != nullptr;
+}
+void core_vset_error(const OSSL_CORE_HANDLE*, uint32_t reason, const char*, va_list) noexcept {
+    g_errors.last_reason = reason;
+}
+
+const OSSL_DISPATCH kCore[] = {
+    {OSSL_FUNC_CORE_GET_PARAMS, reinterpret_cast<void (*)(void)>(&core_get_params)},
+    {OSSL_FUNC_CORE_NEW_ERROR, reinterpret_cast<void (*)(void)>(&core_new_error)},
+    {OSSL_FUNC_CORE_SET_ERROR_DEBUG, reinterpret_cast<void (*)(void)>(&core_set_error_debug)},
+    {OSSL_FUNC_CORE_VSET_ERROR, reinterpret_cast<void (*)(void)>(&core_vset_error)},
+    {0, nullptr},
+};
+
+template <class Fn>
+Fn* find_function(const OSSL_DISPATCH* table, int id) {
+    for (; table != nullptr && table->function_id != 0; ++table) {
+        if (table->function_id == id) {
+            return reinterpret_cast<Fn*>(table->function);
+        }
+    }
+    return nullptr;
+}
+
+class Checks {
+  public:
+    void expect(bool condition, const std::string& what) {
+        ++m_tried;
+        if (!condition) {
+            ++m_failed;
+            std::fprintf(stderr, "FAIL: %s\n", what.c_str());
+        }
+    }
+    int tried() const { return m_tried; }
+    int failed() const { return m_failed; }
+
+  private:
+    int m_tried = 0;
+    int m_failed = 0;
+};
+
+struct Module {
+    void* handle = nullptr;
+    void* provctx = nullptr;
+    const OSSL_DISPATCH* provider = nullptr;
+    const OSSL_ITEM* reasons = nullptr;
+
+    const OSSL_DISPATCH* implementation(int operation) const {
+        auto* query = find_function<OSSL_FUNC_provider_query_operation_fn>(
+            provider, OSSL_FUNC_PROVIDER_QUERY_OPERATION);
+        int no_cache = -1;
+        const OSSL_ALGORITHM* algorithms =
+            query != nullptr ? query(provctx, operation, &no_cache) : nullptr;
+        return algorithms != nullptr ? algorithms[0].implementation : nullptr;
+    }
+
+    std::string reason_text(uint32_t reason) const {
+        for (const OSSL_ITEM* item = reasons; item != nullptr && item->id != 0; ++item) {
+            if (item->id == reason) {
+                return static_cast<const char*>(item->ptr);
+            }
+        }
+        return "(unknown reason " + std::to_string(reason) + ")";
+    }
+};
+
+// Runs `call`; checks its return value, and if it must fail, that exactly one error with a
+// reason text containing `reason` was raised (with file/line/function).
+class Harness {
+  public:
+    Harness(Checks& checks, const Module& module) : m_checks(checks), m_module(module) {}
+
+    void succeeds(int rc, const std::string& what) {
+        m_checks.expect(rc == 1 && g_errors.raised == m_errors_before, what + " succeeds");
+        m_errors_before = g_errors.raised;
+    }
+    void fails(int rc, const char* reason, const std::string& what) {
+        const std::string text = m_module.reason_text(g_errors.last_reason);
+        m_checks.expect(rc == 0, what + " fails");
+        m_checks.expect(g_errors.raised == m_errors_before + 1 && g_errors.debug_set,
+                        what + " raises one error with debug info");
+        m_checks.expect(text.find(reason) != std::string::npos,
+                        what + ": reason '" + text + "' lacks '" + reason + "'");
+        m_errors_before = g_errors.raised;
+    }
+    Checks& checks() { return m_checks; }
+
+  private:
+    Checks& m_checks;
+    const Module& m_module;
+    int m_errors_before = g_errors.raised;
+};
+
+Bytes pattern(size_t length, uint8_t seed) {
+    Bytes bytes(length);
+    for (size_t i = 0; i < length; ++i) {
+        bytes[i] = static_cast<uint8_t>(seed + 31 * i);
+    }
+    return bytes;
+}
+
+bool untouched(const Bytes& buffer, size_t from) {
+    for (size_t i = from; i < buffer.size(); ++i) {
+        if (buffer[i] != 0xA5) {
+            return false;
+        }
+    }
+    return true;
+}
+
+struct DigestFns {
+    OSSL_FUNC_digest_newctx_fn* newctx;
+    OSSL_FUNC_digest_freectx_fn* freectx;
+    OSSL_FUNC_digest_dupctx_fn* dupctx;
+    OSSL_FUNC_digest_init_fn* init;
+    OSSL_FUNC_digest_update_fn* update;
+    OSSL_FUNC_digest_final_fn* final;
+    OSSL_FUNC_digest_set_ctx_params_fn* set_params;
+    OSSL_FUNC_digest_get_ctx_params_fn* get_params;
+};
+
+size_t digest_ctx_size(const DigestFns& d, void* ctx) {
+    size_t size = 0;
+    OSSL_PARAM params[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_SIZE, &size),
+                           OSSL_PARAM_construct_end()};
+    return d.get_params(ctx, params) == 1 ? size : 0;
+}
+
+void check_digest(Harness& h, const Module& module) {
+    const OSSL_DISPATCH* table = module.implementation(OSSL_OP_DIGEST);
+    h.checks().expect(table != nullptr, "query_operation(OSSL_OP_DIGEST)");
+    if (table == nullptr) {
+        return;
+    }
+    const DigestFns d{
+        find_function<OSSL_FUNC_digest_newctx_fn>(table, OSSL_FUNC_DIGEST_NEWCTX),
+        find_function<OSSL_FUNC_digest_freectx_fn>(table, OSSL_FUNC_DIGEST_FREECTX),
+        find_function<OSSL_FUNC_digest_dupctx_fn>(table, OSSL_FUNC_DIGEST_DUPCTX),
+        find_function<OSSL_FUNC_digest_init_fn>(table, OSSL_FUNC_DIGEST_INIT),
+        find_function<OSSL_FUNC_digest_update_fn>(table, OSSL_FUNC_DIGEST_UPDATE),
+        find_function<OSSL_FUNC_digest_final_fn>(table, OSSL_FUNC_DIGEST_FINAL),
+        find_function<OSSL_FUNC_digest_set_ctx_params_fn>(table, OSSL_FUNC_DIGEST_SET_CTX_PARAMS),
+        find_function<OSSL_FUNC_digest_get_ctx_params_fn>(table, OSSL_FUNC_DIGEST_GET_CTX_PARAMS),
+    };
+    const Bytes message = pattern(300, 1);
+    Bytes out(128, 0xA5);
+    size_t outl = 0;
+    void* ctx = d.newctx(module.provctx);
+    h.checks().expect(ctx != nullptr, "digest newctx");
+
+    h.fails(d.update(ctx, message.data(), 1), "not initialized", "digest update before init");
+    h.fails(d.final(ctx, out.data(), &outl, 64), "not initialized", "digest final before init");
+    void* fresh_copy = d.dupctx(ctx);
+    h.fails(d.final(fresh_copy, out.data(), &outl, 64), "not initialized", "final on a fresh dup");
+    d.freectx(fresh_copy);
+
+    h.succeeds(d.init(ctx, nullptr), "digest init");
+    h.succeeds(d.update(ctx, nullptr, 0), "zero-length update with NULL data");
+    h.succeeds(d.update(ctx, message.data(), message.size()), "digest update");
+    outl = 0;
+    h.succeeds(d.final(ctx, nullptr, &outl, 0), "final with NULL out");
+    h.checks().expect(outl == 64, "NULL out reports 64");
+    h.fails(d.final(ctx, out.data(), &outl, 63), "output buffer too small", "final into 63 bytes");
+    h.checks().expect(untouched(out, 0), "nothing written into the small buffer");
+    h.succeeds(d.final(ctx, out.data(), &outl, 64), "final after the refused ones");
+    h.checks().expect(outl == 64 && Bytes(out.begin(), out.begin() + 64) ==
+                                        rfc7693::hash({}, message.data(), message.size()),
+                      "digest right after NULL-out and too-small finals");
+    h.fails(d.final(ctx, out.data(), &outl, 64), "final already called", "final twice");
+    h.fails(d.update(ctx, message.data(), 1), "update after final", "update after final");
+
+    // `size` survives re-init on one provider context (libcrypto 3.0 re-creates contexts at
+    // each EVP init, so only this level can show it).
+    size_t size = 32;
+    OSSL_PARAM set_size[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_SIZE, &size),
+                             OSSL_PARAM_construct_end()};
+    h.succeeds(d.set_params(ctx, set_size), "set size 32");
+    rfc7693::Options o32;
+    o32.out_len = 32;
+    const Bytes expected32 = rfc7693::hash(o32, message.data(), message.size());
+    for (int round = 0; round < 2; ++round) {
+        std::fill(out.begin(), out.end(), 0xA5);
+        h.succeeds(d.init(ctx, nullptr), "init #" + std::to_string(round + 1));
+        h.checks().expect(digest_ctx_size(d, ctx) == 32, "size 32 after re-init");
+        h.succeeds(d.update(ctx, message.data(), message.size()), "update");
+        h.fails(d.final(ctx, out.data(), &outl, 31), "output buffer too small", "final into 31");
+        h.succeeds(d.final(ctx, out.data(), &outl, 32), "final into exactly 32");
+        h.checks().expect(outl == 32 && untouched(out, 32), "exactly 32 bytes written");
+        h.checks().expect(Bytes(out.begin(), out.begin() + 32) == expected32,
+                          "32-byte BLAKE2b after init #" + std::to_string(round + 1));
+    }
+
+    // A failing init changes nothing: settings stay, the phase stays.
+    size_t bad_size = 65;
+    OSSL_PARAM bad[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_SIZE, &bad_size),
+                        OSSL_PARAM_construct_end()};
+    h.fails(d.init(ctx, bad), "invalid output size", "init with size 65");
+    h.checks().expect(digest_ctx_size(d, ctx) == 32, "settings survive a failed init");
+    h.fails(d.update(ctx, message.data(), 1), "update after final", "phase survives failed init");
+
+    // Malformed params (NULL data with a non-zero size) are refused, never dereferenced.
+    for (const char* name : {OSSL_DIGEST_PARAM_SIZE, OSSL_MAC_PARAM_SALT, OSSL_MAC_PARAM_CUSTOM}) {
+        const unsigned int type = std::strcmp(name, OSSL_DIGEST_PARAM_SIZE) == 0
+                                      ? OSSL_PARAM_UNSIGNED_INTEGER
+                                      : OSSL_PARAM_OCTET_STRING;
+        OSSL_PARAM null_data[] = {{name, type, nullptr, 8, OSSL_PARAM_UNMODIFIED},
+                                  OSSL_PARAM_construct_end()};
+        h.fails(d.set_params(ctx, null_data), "", std::string("digest ") + name + " NULL data");
+    }
+    h.checks().expect(digest_ctx_size(d, ctx) == 32, "settings survive refused NULL params");
+
+    // Size changed mid-stream applies to the next message only.
+    h.succeeds(d.init(ctx, nullptr), "init");
+    h.succeeds(d.update(ctx, message.data(), 100), "update");
+    size = 16;
+    h.succeeds(d.set_params(ctx, set_size), "set size 16 mid-stream");
+    h.checks().expect(digest_ctx_size(d, ctx) == 32, "running message keeps 32");
+    void* mid_copy = d.dupctx(ctx);
+    h.succeeds(d.update(ctx, message.data() + 100, message.size() - 100), "update rest");
+    h.succeeds(d.final(ctx, out.data(), &outl, 64), "final");
+    h.checks().expect(outl == 32 && Bytes(out.begin(), out.begin() + 32) == expected32,
+                      "mid-stream size change ignored by the running message");
+    h.checks().expect(digest_ctx_size(d, ctx) == 16, "next message gets 16");
+    h.succeeds(d.update(mid_copy, message.data() + 100, message.size() - 100), "copy update");
+    h.succeeds(d.final(mid_copy, out.data(), &outl, 32), "copy final");
+    h.checks().expect(Bytes(out.begin(), out.begin() + 32) == expected32, "copy agrees");
+    d.freectx(mid_copy);
+    d.freectx(ctx);
+}
+
+struct MacFns {
+    OSSL_FUNC_mac_newctx_fn* newctx;
+    OSSL_FUNC_mac_freectx_fn* freectx;
+    OSSL_FUNC_mac_dupctx_fn* dupctx;
+    OSSL_FUNC_mac_init_fn* init;
+    OSSL_FUNC_mac_update_fn* update;
+    OSSL_FUNC_mac_final_fn* final;
+    OSSL_FUNC_mac_set_ctx_params_fn* set_params;
+    OSSL_FUNC_mac_get_ctx_params_fn* get_params;
+};
+
+size_t mac_ctx_size(const MacFns& m, void* ctx) {
+    size_t size = 0;
+    OSSL_PARAM params[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size),
+                           OSSL_PARAM_construct_end()};
+    return m.get_params(ctx, params) == 1 ? size : 0;
+}
+
+void check_mac(Harness& h, const Module& module) {
+    const OSSL_DISPATCH* table = module.implementation(OSSL_OP_MAC);
+    h.checks().expect(table != nullptr, "query_operation(OSSL_OP_MAC)");
+    if (table == nullptr) {
+        return;
+    }
+    const MacFns m{
+        find_function<OSSL_FUNC_mac_newctx_fn>(table, OSSL_FUNC_MAC_NEWCTX),
+        find_function<OSSL_FUNC_mac_freectx_fn>(table, OSSL_FUNC_MAC_FREECTX),
+        find_function<OSSL_FUNC_mac_dupctx_fn>(table, OSSL_FUNC_MAC_DUPCTX),
+        find_function<OSSL_FUNC_mac_init_fn>(table, OSSL_FUNC_MAC_INIT),
+        find_function<OSSL_FUNC_mac_update_fn>(table, OSSL_FUNC_MAC_UPDATE),
+        find_function<OSSL_FUNC_mac_final_fn>(table, OSSL_FUNC_MAC_FINAL),
+        find_function<OSSL_FUNC_mac_set_ctx_params_fn>(table, OSSL_FUNC_MAC_SET_CTX_PARAMS),
+        find_function<OSSL_FUNC_mac_get_ctx_params_fn>(table, OSSL_FUNC_MAC_GET_CTX_PARAMS),
+    };
+    const Bytes key = pattern(64, 9);
+    const Bytes long_key = pattern(65, 9);
+    const Bytes message = pattern(200, 4);
+    rfc7693::Options o;
+    o.key = key.data();
+    o.key_len = key.size();
+    const Bytes expected = rfc7693::hash(o, message.data(), message.size());
+    Bytes out(128, 0xA5);
+    size_t outl = 0;
+    void* ctx = m.newctx(module.provctx);
+    h.checks().expect(ctx != nullptr, "mac newctx");
+
+    h.fails(m.init(ctx, nullptr, 0, nullptr), "no key set", "MAC init with no key ever set");
+    h.fails(m.init(ctx, key.data(), 0, nullptr), "invalid key length", "MAC init with 0-byte key");
+    h.fails(m.init(ctx, long_key.data(), 65, nullptr), "invalid key length", "65-byte key");
+    h.fails(m.update(ctx, message.data(), 1), "not initialized", "MAC update before init");
+    h.fails(m.final(ctx, out.data(), &outl, 64), "not initialized", "MAC final before init");
+
+    h.succeeds(m.init(ctx, key.data(), key.size(), nullptr), "MAC init");
+    h.succeeds(m.final(ctx, nullptr, &outl, 0), "MAC final with NULL out");
+    h.checks().expect(outl == 64, "NULL out reports 64");
+    h.succeeds(m.update(ctx, message.data(), message.size()), "update");
+    size_t size = 24;
+    OSSL_PARAM set_size[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size),
+                             OSSL_PARAM_construct_end()};
+    h.succeeds(m.set_params(ctx, set_size), "set size 24 after init");
+    h.checks().expect(mac_ctx_size(m, ctx) == 64, "running MAC keeps 64");
+    h.fails(m.final(ctx, out.data(), &outl, 24), "output buffer too small",
+            "MAC final into 24 after size changed to 24");
+    h.checks().expect(untouched(out, 0), "nothing written past a refused buffer");
+    h.succeeds(m.final(ctx, out.data(), &outl, 64), "MAC final into 64");
+    h.checks().expect(
+        outl == 64 && untouched(out, 64) && Bytes(out.begin(), out.begin() + 64) == expected,
+        "MAC right, exactly 64 bytes written");
+    h.fails(m.final(ctx, out.data(), &outl, 64), "final already called", "MAC final twice");
+    h.fails(m.update(ctx, message.data(), 1), "update after final", "MAC update after final");
+
+    // Init twice on one context: the key and the new size survive.
+    rfc7693::Options o24 = o;
+    o24.out_len = 24;
+    const Bytes expected24 = rfc7693::hash(o24, message.data(), message.size());
+    for (int round = 0; round < 2; ++round) {
+        std::fill(out.begin(), out.end(), 0xA5);
+        h.succeeds(m.init(ctx, nullptr, 0, nullptr), "MAC re-init without key");
+        h.succeeds(m.update(ctx, message.data(), message.size()), "update");
+        h.fails(m.final(ctx, out.data(), &outl, 23), "output buffer too small", "final into 23");
+        h.succeeds(m.final(ctx, out.data(), &outl, 24), "final into 24");
+        h.checks().expect(
+            outl == 24 && untouched(out, 24) && Bytes(out.begin(), out.begin() + 24) == expected24,
+            "24-byte MAC after re-init #" + std::to_string(round + 1));
+    }
+    // The empty message after a keyless re-init, and a dup taken right after init.
+    h.succeeds(m.init(ctx, nullptr, 0, nullptr), "init for the empty message");
+    void* copy = m.dupctx(ctx);
+    h.succeeds(m.final(ctx, out.data(), &outl, 64), "final of the empty message");
+    h.checks().expect(Bytes(out.begin(), out.begin() + 24) == rfc7693::hash(o24, nullptr, 0),
+                      "empty-message MAC");
+    h.succeeds(m.final(copy, out.data(), &outl, 64), "copy final of the empty message");
+    h.checks().expect(Bytes(out.begin(), out.begin() + 24) == rfc7693::hash(o24, nullptr, 0),
+                      "copy gives the empty-message MAC");
+    m.freectx(copy);
+
+    // Malformed params (NULL data with a non-zero size) are refused, never dereferenced, and
+    // a NULL key is not mistaken for "no key given".
+    void* fresh = m.newctx(module.provctx);
+    const char* const names[] = {OSSL_MAC_PARAM_SIZE, OSSL_MAC_PARAM_SALT, OSSL_MAC_PARAM_CUSTOM,
+                                 OSSL_MAC_PARAM_KEY};
+    const unsigned int types[] = {OSSL_PARAM_UNSIGNED_INTEGER, OSSL_PARAM_OCTET_STRING,
+                                  OSSL_PARAM_OCTET_STRING, OSSL_PARAM_OCTET_STRING};
+    for (size_t i = 0; i < 4; ++i) {
+        OSSL_PARAM null_data[] = {{names[i], types[i], nullptr, 8, OSSL_PARAM_UNMODIFIED},
+                                  OSSL_PARAM_construct_end()};
+        h.fails(m.set_params(fresh, null_data), "",
+                std::string("MAC param ") + names[i] + " with NULL data");
+        h.fails(m.init(fresh, nullptr, 0, null_data), "",
+                std::string("MAC init, param ") + names[i] + " with NULL data");
+    }
+    m.freectx(fresh);
+
+    // A failing init with a new key and bad params changes neither key nor settings.
+    size_t bad_size = 0;
+    OSSL_PARAM bad[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &bad_size),
+                        OSSL_PARAM_construct_end()};
+    h.fails(m.init(ctx, long_key.data(), 64, bad), "invalid output size", "init with size 0");
+    h.succeeds(m.init(ctx, nullptr, 0, nullptr), "init after the failed one");
+    h.succeeds(m.update(ctx, message.data(), message.size()), "update");
+    h.succeeds(m.final(ctx, out.data(), &outl, 64), "final");
+    h.checks().expect(Bytes(out.begin(), out.begin() + 24) == expected24,
+                      "old key and size kept after a failed init");
+    m.freectx(ctx);
+}
+
+}  // namespace
+
+int main() {
+    const std::string path = std::string(B2_MODULE_DIR) + "/blake2simd.so";
+    Module module;
+    module.handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (module.handle == nullptr) {
+        std::fprintf(stderr, "FATAL: dlopen %s: %s\n", path.c_str(), dlerror());
+        return 1;
+    }
+    auto* init =
+        reinterpret_cast<OSSL_provider_init_fn*>(dlsym(module.handle, "OSSL_provider_init"));
+    if (init == nullptr || init(reinterpret_cast<const OSSL_CORE_HANDLE*>(&module), kCore,
+                                &module.provider, &module.provctx) != 1) {
+        std::fprintf(stderr, "FATAL: OSSL_provider_init\n");
+        return 1;
+    }
+    auto* reasons = find_function<OSSL_FUNC_provider_get_reason_strings_fn>(
+        module.provider, OSSL_FUNC_PROVIDER_GET_REASON_STRINGS);
+    module.reasons = reasons != nullptr ? reasons(module.provctx) : nullptr;
+
+    Checks checks;
+    Harness harness(checks, module);
+    check_digest(harness, module);
+    check_mac(harness, module);
+
+    auto* teardown =
+        find_function<OSSL_FUNC_provider_teardown_fn>(module.provider, OSSL_FUNC_PROVIDER_TEARDOWN);
+    if (teardown != nullptr) {
+        teardown(module.provctx);
+    }
+    dlclose(module.handle);
+    std::printf("test_direct_dispatch: %d cases tried, %d failed\n", checks.tried(),
+                checks.failed());
+    return checks.failed() == 0 && checks.tried() > 0 ? 0 : 1;
+}

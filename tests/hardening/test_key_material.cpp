@@ -1,0 +1,291 @@
+// Key material must not outlive its context: with libcrypto's allocator hooked before
+// anything else runs, every block freed through OPENSSL_free/OPENSSL_clear_free (the module's
+// contexts included) is scanned for any 8-byte window of the key and of the keyed chaining
+// value, across free after final, free mid-stream, re-key then free, dup then free both.
+// SPDX-License-Identifier: Apache-2.0
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "b2test.hpp"
+#include "rfc7693.hpp"
+
+namespace {
+
+// --- Allocation tracking (fixed tables: the hooks must not allocate through OpenSSL).
+
+struct Block {
+    void* pointer;
+    size_t size;
+};
+constexpr size_t kSlots = size_t{1} << 16;
+Block g_live[kSlots];
+
+constexpr size_t kMaxNeedles = 8;
+constexpr size_t kNeedleBytes = 64;
+constexpr size_t kWindow = 8;
+uint8_t g_needles[kMaxNeedles][kNeedleBytes];
+size_t g_needle_count = 0;
+
+struct Tally {
+    long frees_scanned = 0;
+    long leaks = 0;
+    long context_sized_frees = 0;
+    size_t context_size = 0;     // the module's MAC context size, once known
+    bool recording_new = false;  // inside EVP_MAC_CTX_new: remember the largest block
+    size_t largest_new = 0;
+};
+Tally g_tally;
+
+size_t slot_of(const void* pointer) {
+    return (reinterpret_cast<uintptr_t>(pointer) >> 4) * 0x9E3779B97F4A7C15ULL >> 48;
+}
+
+void remember(void* pointer, size_t size) {
+    if (pointer == nullptr) {
+        return;
+    }
+    for (size_t i = slot_of(pointer), n = 0; n < kSlots; i = (i + 1) % kSlots, ++n) {
+        if (g_live[i].pointer == nullptr) {
+            g_live[i] = {pointer, size};
+            return;
+        }
+    }
+    std::fprintf(stderr, "FATAL: allocation table full\n");
+    std::abort();
+}
+
+size_t forget(void* pointer) {
+    for (size_t i = slot_of(pointer), n = 0; n < kSlots; i = (i + 1) % kSlots, ++n) {
+        if (g_live[i].pointer == pointer) {
+            const size_t size = g_live[i].size;
+            // Backward-shift deletion keeps the probe chains intact.
+            size_t hole = i;
+            for (size_t j = (i + 1) % kSlots; g_live[j].pointer != nullptr; j = (j + 1) % kSlots) {
+                const size_t home = slot_of(g_live[j].pointer);
+                const bool movable =
+                    (j > hole) ? (home <= hole || home > j) : (home <= hole && home > j);
+                if (movable) {
+                    g_live[hole] = g_live[j];
+                    hole = j;
+                }
+            }
+            g_live[hole] = {nullptr, 0};
+            return size;
+        }
+    }
+    return 0;
+}
+
+bool holds_secret(const uint8_t* bytes, size_t size) {
+    for (size_t n = 0; n < g_needle_count; ++n) {
+        for (size_t w = 0; w + kWindow <= kNeedleBytes; ++w) {
+            const uint8_t* window = g_needles[n] + w;
+            for (size_t at = 0; at + kWindow <= size; ++at) {
+                if (bytes[at] == window[0] && std::memcmp(bytes + at, window, kWindow) == 0) {
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
+void* hooked_malloc(size_t size, const char*, int) {
+    void* pointer = std::malloc(size);
+    remember(pointer, size);
+    if (g_tally.recording_new && size > g_tally.largest_new) {
+        g_tally.largest_new = size;
+    }
+    return pointer;
+}
+
+void scan_before_release(void* pointer) {
+    const size_t size = forget(pointer);
+    ++g_tally.frees_scanned;
+    if (g_tally.context_size != 0 && size == g_tally.context_size) {
+        ++g_tally.context_sized_frees;
+    }
+    if (holds_secret(static_cast<const uint8_t*>(pointer), size)) {
+        ++g_tally.leaks;
+        std::fprintf(stderr, "LEAK: a freed block of %zu bytes holds key material\n", size);
+    }
+}
+
+void* hooked_realloc(void* pointer, size_t size, const char*, int) {
+    if (pointer != nullptr) {
+        scan_before_release(pointer);
+    }
+    void* moved = std::realloc(pointer, size);
+    remember(moved, size);
+    return moved;
+}
+
+void hooked_free(void* pointer, const char*, int) {
+    if (pointer != nullptr) {
+        scan_before_release(pointer);
+    }
+    std::free(pointer);
+}
+
+// True if some live block of the context size holds `needle` (the positive control: the
+// scan would see the secret if the module left it behind).
+bool live_context_holds(const uint8_t* needle) {
+    for (const Block& block : g_live) {
+        if (block.pointer != nullptr && block.size == g_tally.context_size) {
+            const auto* bytes = static_cast<const uint8_t*>(block.pointer);
+            for (size_t at = 0; at + kNeedleBytes <= block.size; ++at) {
+                if (std::memcmp(bytes + at, needle, kNeedleBytes) == 0) {
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
+// --- The secrets.
+
+using Bytes = std::vector<uint8_t>;
+
+Bytes distinctive_key(uint8_t seed) {
+    Bytes key(64);
+    uint32_t x = 0x9E3779B9u * (seed + 1u);
+    for (uint8_t& byte : key) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        byte = static_cast<uint8_t>(x >> 24);
+    }
+    return key;
+}
+
+Bytes keyed_chaining_value(const Bytes& key, size_t out_len) {
+    rfc7693::Options o;
+    o.key = key.data();
+    o.key_len = key.size();
+    o.out_len = out_len;
+    const rfc7693::State state = rfc7693::keyed_state(o);
+    Bytes h(64);
+    for (size_t i = 0; i < 64; ++i) {
+        h[i] = static_cast<uint8_t>(state.h[i / 8] >> (8 * (i % 8)));
+    }
+    return h;
+}
+
+void add_needle(const Bytes& bytes) {
+    B2_REQUIRE(g_needle_count < kMaxNeedles && bytes.size() == kNeedleBytes, "needle table");
+    std::memcpy(g_needles[g_needle_count++], bytes.data(), kNeedleBytes);
+}
+
+// --- Scenarios.
+
+EVP_MAC_CTX* new_ctx(EVP_MAC* mac) {
+    g_tally.recording_new = true;
+    g_tally.largest_new = 0;
+    EVP_MAC_CTX* ctx = EVP_MAC_CTX_new(mac);
+    g_tally.recording_new = false;
+    return ctx;
+}
+
+void run(b2test::Report& report, EVP_MAC* mac) {
+    const Bytes key_a = distinctive_key(1);
+    const Bytes key_b = distinctive_key(2);
+    const Bytes state_a = keyed_chaining_value(key_a, 64);
+    const Bytes state_b = keyed_chaining_value(key_b, 64);
+    const Bytes message(1000, 0x42);
+    unsigned char out[64];
+    size_t length = 0;
+
+    // Learn the module's context size from a context that never sees a secret.
+    EVP_MAC_CTX* probe = new_ctx(mac);
+    g_tally.context_size = g_tally.largest_new;
+    EVP_MAC_CTX_free(probe);
+    B2_CHECK(report, g_tally.context_size >= 2 * 64 + 64,
+             "the module's MAC context (" + std::to_string(g_tally.context_size) +
+                 " bytes) is allocated through OpenSSL and big enough for key and state");
+    add_needle(key_a);
+    add_needle(key_b);
+    add_needle(state_a);
+    add_needle(state_b);
+    const long frees_before = g_tally.context_sized_frees;
+
+    // 1. free after final
+    EVP_MAC_CTX* ctx = new_ctx(mac);
+    EVP_MAC_init(ctx, key_a.data(), key_a.size(), nullptr);
+    EVP_MAC_update(ctx, message.data(), message.size());
+    B2_CHECK(report, live_context_holds(key_a.data()), "positive control: key in the live context");
+    B2_CHECK(report, live_context_holds(state_a.data()),
+             "positive control: keyed chaining value in the live context");
+    B2_CHECK(report, EVP_MAC_final(ctx, out, &length, sizeof out) == 1, "final");
+    EVP_MAC_CTX_free(ctx);
+
+    // 2. free mid-stream
+    ctx = new_ctx(mac);
+    EVP_MAC_init(ctx, key_a.data(), key_a.size(), nullptr);
+    EVP_MAC_update(ctx, message.data(), 300);
+    EVP_MAC_CTX_free(ctx);
+
+    // 3. re-key then free
+    ctx = new_ctx(mac);
+    EVP_MAC_init(ctx, key_a.data(), key_a.size(), nullptr);
+    EVP_MAC_update(ctx, message.data(), 10);
+    EVP_MAC_init(ctx, key_b.data(), key_b.size(), nullptr);
+    EVP_MAC_update(ctx, message.data(), 500);
+    B2_CHECK(report, live_context_holds(state_b.data()), "re-keyed context holds the new state");
+    B2_CHECK(report, !live_context_holds(state_a.data()), "re-keying wiped the old state");
+    EVP_MAC_CTX_free(ctx);
+
+    // 4. dup then free both (mid-stream and right after init)
+    for (const size_t prefix : {size_t{0}, size_t{700}}) {
+        ctx = new_ctx(mac);
+        EVP_MAC_init(ctx, key_b.data(), key_b.size(), nullptr);
+        EVP_MAC_update(ctx, message.data(), prefix);
+        EVP_MAC_CTX* copy = EVP_MAC_CTX_dup(ctx);
+        B2_CHECK(report, copy != nullptr, "dup");
+        EVP_MAC_CTX_free(ctx);
+        EVP_MAC_final(copy, out, &length, sizeof out);
+        EVP_MAC_CTX_free(copy);
+    }
+
+    // 5. key set as a parameter, never used
+    ctx = new_ctx(mac);
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_construct_octet_string("key", const_cast<uint8_t*>(key_a.data()), key_a.size()),
+        OSSL_PARAM_construct_end()};
+    EVP_MAC_CTX_set_params(ctx, params);
+    EVP_MAC_CTX_free(ctx);
+
+    const long module_frees = g_tally.context_sized_frees - frees_before;
+    B2_CHECK(report, module_frees >= 7,
+             "the module's context blocks were seen freed: " + std::to_string(module_frees));
+    B2_CHECK(report, g_tally.leaks == 0,
+             std::to_string(g_tally.leaks) + " freed blocks held key material");
+    std::printf(
+        "key material: %ld frees scanned, %ld module MAC contexts (%zu bytes) freed, "
+        "%ld leaks\n",
+        g_tally.frees_scanned, module_frees, g_tally.context_size, g_tally.leaks);
+}
+
+}  // namespace
+
+int main() {
+    if (CRYPTO_set_mem_functions(hooked_malloc, hooked_realloc, hooked_free) != 1) {
+        std::fprintf(stderr, "FATAL: CRYPTO_set_mem_functions refused (allocations happened)\n");
+        return 1;
+    }
+    b2test::Report report("test_key_material");
+    {
+        b2test::ProviderSession session(b2test::ProviderSession::Default::exclude);
+        b2test::MacPtr mac = session.fetch_mac(b2test::kMacName, b2test::kOurPropq);
+        B2_REQUIRE(mac != nullptr, "fetch BLAKE2BMAC from blake2simd");
+        run(report, mac.get());
+    }
+    B2_CHECK(report, g_tally.leaks == 0, "no key material in blocks freed at teardown");
+    return report.finish();
+}

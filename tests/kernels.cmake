@@ -1,0 +1,29 @@
+# Kernel-level tests: no OpenSSL, they link the kernel library directly. Label "kernels".
+set(b2_kernel_test_dir ${CMAKE_CURRENT_LIST_DIR})
+
+foreach(b2_program test_kernels test_cpu_features test_dispatch kernels_info)
+  add_executable(${b2_program} ${b2_kernel_test_dir}/${b2_program}.cpp)
+  target_link_libraries(${b2_program} PRIVATE blake2simd_kernels b2_warnings)
+endforeach()
+
+add_test(NAME kernels.compare_with_ref COMMAND test_kernels)
+add_test(NAME kernels.cpu_features COMMAND test_cpu_features)
+add_test(NAME kernels.dispatch COMMAND test_dispatch)
+add_test(NAME kernels.info COMMAND kernels_info)
+# Same program, but the first selection happens from several threads at once (the timing and
+# ordering checks then run on the already-made choice).
+add_test(NAME kernels.dispatch_concurrent_first_use COMMAND test_dispatch)
+set_tests_properties(kernels.dispatch_concurrent_first_use PROPERTIES
+  ENVIRONMENT BLAKE2SIMD_TEST_CONCURRENT_FIRST_USE=1)
+set_tests_properties(kernels.compare_with_ref kernels.cpu_features kernels.dispatch kernels.info
+                     kernels.dispatch_concurrent_first_use
+  PROPERTIES LABELS "kernels" SKIP_RETURN_CODE 77 TIMEOUT 120)
+
+# Instruction encodings per object: no ISA leak into baseline code, no SSE4.1 in the SSSE3
+# kernel, VEX only in the AVX kernels (see check_isa_objects.sh).
+if(CMAKE_OBJDUMP AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+  add_test(NAME kernels.isa_objects
+           COMMAND sh ${b2_kernel_test_dir}/check_isa_objects.sh ${CMAKE_OBJDUMP}
+                   $<TARGET_FILE:blake2simd_kernels> ${CMAKE_NM})
+  set_tests_properties(kernels.isa_objects PROPERTIES LABELS "kernels" TIMEOUT 60)
+endif()

@@ -1,0 +1,78 @@
+// Prints what this CPU offers and which kernel serves: raw CPUID readings, usable features,
+// per-kernel support/self-test/speed, and the automatic choice.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Usage: kernels_info [--expect=FEATURES]
+//   FEATURES is a comma-separated list of exactly the usable features expected (from ssse3, avx,
+//   avx2, avx512f, avx512vl; "none" for none); exits 1 when detection disagrees. The qemu tests
+//   use it to confirm each emulated CPU model really has and lacks what they assume.
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "dispatch.hpp"
+
+namespace {
+
+std::string feature_list(const blake2simd::cpu::CpuFeatures& f) {
+    std::string list;
+    const auto add = [&](bool on, const char* name) {
+        if (on) {
+            list += list.empty() ? "" : ",";
+            list += name;
+        }
+    };
+    add(f.ssse3, "ssse3");
+    add(f.avx, "avx");
+    add(f.avx2, "avx2");
+    add(f.avx512f, "avx512f");
+    add(f.avx512vl, "avx512vl");
+    return list.empty() ? "none" : list;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    namespace dispatch = blake2simd::dispatch;
+    const blake2simd::cpu::CpuidReadings r = blake2simd::cpu::read_cpuid();
+    std::printf("cpuid: max_leaf=0x%" PRIx32 " leaf1.ecx=0x%08" PRIx32 " leaf7.ebx=0x%08" PRIx32
+                " xcr0=0x%" PRIx64 "\n",
+                r.max_basic_leaf, r.leaf1_ecx, r.leaf7_ebx, r.xcr0);
+    const std::string features = feature_list(blake2simd::cpu::detected_features());
+    std::printf("features: %s\n", features.c_str());
+
+    const dispatch::Selection automatic = dispatch::select_kernel("auto");
+    const auto kernels = dispatch::compiled_kernels();
+    const auto measurements = dispatch::kernel_measurements();
+    for (size_t i = 0; i < kernels.size(); ++i) {
+        const bool supported =
+            dispatch::cpu_can_run(kernels[i].id, blake2simd::cpu::detected_features());
+        std::printf("kernel %-7s cpu=%-3s self-test=%-4s", kernels[i].name,
+                    supported ? "yes" : "no",
+                    !supported ? "-" : (measurements[i].passed_self_test ? "pass" : "FAIL"));
+        if (dispatch::is_runnable(kernels[i])) {
+            std::printf(" %7.1f ns/block %6.0f MB/s", measurements[i].nanoseconds_per_block,
+                        128000.0 / measurements[i].nanoseconds_per_block);
+        }
+        std::printf("\n");
+    }
+    std::printf("selected: %s\n", automatic.description);
+    std::printf("calibration: %.1f us\n", dispatch::calibration_microseconds());
+
+    for (int i = 1; i < argc; ++i) {
+        constexpr const char* kExpect = "--expect=";
+        if (std::strncmp(argv[i], kExpect, std::strlen(kExpect)) != 0) {
+            std::fprintf(stderr, "unknown argument: %s\n", argv[i]);
+            return 2;
+        }
+        const char* expected = argv[i] + std::strlen(kExpect);
+        if (features != expected) {
+            std::fprintf(stderr, "FAIL: expected features '%s', detected '%s'\n", expected,
+                         features.c_str());
+            return 1;
+        }
+        std::printf("features match the expectation\n");
+    }
+    return automatic.kernel != nullptr ? 0 : 1;
+}

@@ -1,0 +1,63 @@
+# Runs tests under qemu-x86_64 CPU models, so every kernel level (and every "CPU lacks it"
+# fallback) is exercised on one host. Label "qemu". Needs qemu-user (Debian: qemu-user).
+#
+# b2_add_qemu_tests(NAME_PREFIX TARGET [arg ...] [ARGS arg ...] [ENVIRONMENT VAR=value ...])
+#   registers NAME_PREFIX.qemu.<model> for every model below, running TARGET with the args and
+#   environment given (qemu passes the environment through to the program). Program args go
+#   before the keywords or after ARGS; everything after ENVIRONMENT is environment. In args,
+#   @EXPECTED_FEATURES@ becomes the features that model must expose (see kernels_info).
+#   Tests get SKIP_RETURN_CODE 77 and BLAKE2SIMD_TEST_EMULATED=1 (timing bounds relax).
+#   Without qemu-x86_64 (or on a non-x86-64 host) the function registers nothing.
+#
+# Model, then the exact usable features kernels_info must detect under it (checked by the
+# kernels.info.qemu.* tests, which is how we know each model has and lacks what we assume).
+# Feature syntax is qemu's "-cpu MODEL,-feature"; "-xsave" clears XSAVE and OSXSAVE, so AVX
+# is present in CPUID but unusable, like a kernel booted with noxsave. qemu 7.2 TCG emulates
+# AVX2 but no AVX-512, so the avx512 kernel is covered on real hardware only.
+set(B2_QEMU_MODELS
+  "qemu64" "none"
+  "core2duo" "ssse3"
+  "Nehalem" "ssse3"
+  "SandyBridge" "ssse3,avx"
+  "Haswell" "ssse3,avx,avx2"
+  "Haswell,-xsave" "ssse3"
+)
+
+if(CMAKE_HOST_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$"
+   AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+  find_program(B2_QEMU_X86_64 NAMES qemu-x86_64 qemu-x86_64-static)
+endif()
+if(NOT B2_QEMU_X86_64)
+  message(STATUS "blake2simd: qemu-x86_64 not found (or not an x86-64 build): "
+                 "CPU-model tests (label qemu) are not registered")
+endif()
+
+function(b2_add_qemu_tests name_prefix target)
+  if(NOT B2_QEMU_X86_64)
+    return()
+  endif()
+  cmake_parse_arguments(PARSE_ARGV 2 b2q "" "" "ENVIRONMENT;ARGS")
+  set(program_args ${b2q_ARGS} ${b2q_UNPARSED_ARGUMENTS})
+  set(models ${B2_QEMU_MODELS})
+  while(models)
+    list(POP_FRONT models model expected_features)
+    string(REPLACE ",-" "-no" model_id "${model}")
+    string(REPLACE ",+" "-with" model_id "${model_id}")
+    string(REPLACE "@EXPECTED_FEATURES@" "${expected_features}" model_args "${program_args}")
+    set(test_name ${name_prefix}.qemu.${model_id})
+    add_test(NAME ${test_name}
+             COMMAND ${B2_QEMU_X86_64} -cpu ${model} $<TARGET_FILE:${target}> ${model_args})
+    set_tests_properties(${test_name} PROPERTIES
+      LABELS "qemu"
+      SKIP_RETURN_CODE 77
+      TIMEOUT 300
+      ENVIRONMENT "BLAKE2SIMD_TEST_EMULATED=1;${b2q_ENVIRONMENT}")
+  endwhile()
+endfunction()
+
+# The kernel-level programs come from kernels.cmake (included before this file).
+if(TARGET test_kernels)
+  b2_add_qemu_tests(kernels.compare_with_ref test_kernels 1000)
+  b2_add_qemu_tests(kernels.dispatch test_dispatch)
+  b2_add_qemu_tests(kernels.info kernels_info "--expect=@EXPECTED_FEATURES@")
+endif()
