@@ -43,7 +43,9 @@ constexpr size_t kKernelCount = sizeof(kCompiledKernels) / sizeof(kCompiledKerne
 // changes and noise hit all of them alike, best of several repetitions, bounded in time.
 constexpr size_t kCalibrationBlocks = 24;
 constexpr int kMaxCalibrationRounds = 7;
-constexpr std::chrono::microseconds kCalibrationBudget{1800};
+// The first use of the provider runs this and the 4-lane calibration (lanes4.cpp); together
+// with the self-tests they must stay within 2 ms.
+constexpr std::chrono::microseconds kCalibrationBudget{1000};
 
 struct ProcessFacts {
     KernelMeasurement measurements[kKernelCount];
@@ -209,11 +211,13 @@ Selection choose(std::string_view request, const cpu::CpuFeatures& features,
     }
     if (requested != nullptr && runnable(index_of(*requested, kernels))) {
         selection.kernel = requested;
+        selection.automatic = false;
         std::snprintf(selection.description, sizeof selection.description, "%s (requested)",
                       requested->name);
         return selection;
     }
     selection.kernel = &automatic;
+    selection.automatic = true;
     if (wants_auto) {
         std::snprintf(selection.description, sizeof selection.description,
                       "%s (auto: fastest of %zu runnable, %.0f MB/s; ref %.0f MB/s)",

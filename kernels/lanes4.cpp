@@ -1,7 +1,10 @@
-// 4-lane kernels: lane-by-lane adapters of the single-lane kernels, self-test, choice per ISA.
+// 4-lane kernels: lane-by-lane adapters of the single-lane kernels, self-test, measured choice.
 // SPDX-License-Identifier: Apache-2.0
 #include "lanes4.hpp"
 
+#include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <initializer_list>
 
@@ -26,9 +29,32 @@ void compress4_by_lane(Blake2bState* states, const uint8_t* const* blocks, size_
     }
 }
 
-constexpr KernelId kAllIds[] = {KernelId::ref, KernelId::x64,  KernelId::ssse3,
-                                KernelId::avx, KernelId::avx2, KernelId::avx512};
-constexpr size_t kIdCount = sizeof kAllIds / sizeof kAllIds[0];
+// The reference kernel lane by lane comes first: ties keep it, as in dispatch::choose.
+constexpr dispatch::Lanes4Candidate kCandidates[] = {
+    {KernelId::ref, true, &compress4_by_lane<&kernels::compress_ref>},
+#if B2_HAVE_X64_KERNEL
+    {KernelId::x64, true, &compress4_by_lane<&kernels::compress_x64>},
+#endif
+#if BLAKE2SIMD_HAVE_SSSE3
+    {KernelId::ssse3, true, &compress4_by_lane<&kernels::compress_ssse3>},
+#endif
+#if BLAKE2SIMD_HAVE_AVX
+    {KernelId::avx, true, &compress4_by_lane<&kernels::compress_avx>},
+#endif
+#if BLAKE2SIMD_HAVE_AVX2
+    {KernelId::avx2, true, &compress4_by_lane<&kernels::compress_avx2>},
+#endif
+#if BLAKE2SIMD_HAVE_AVX512
+    {KernelId::avx512, true, &compress4_by_lane<&kernels::compress_avx512>},
+#endif
+#if B2_HAVE_LANES4_AVX2
+    {KernelId::avx2, false, &kernels::compress4_avx2},
+#endif
+#if B2_HAVE_LANES4_AVX512
+    {KernelId::avx512, false, &kernels::compress4_avx512},
+#endif
+};
+constexpr size_t kCandidateCount = sizeof kCandidates / sizeof kCandidates[0];
 
 const char* id_name(KernelId id) noexcept {
     switch (id) {
@@ -48,18 +74,40 @@ const char* id_name(KernelId id) noexcept {
     return "ref";
 }
 
+const char* form_name(const dispatch::Lanes4Candidate& candidate) noexcept {
+    return candidate.lane_by_lane ? "lane by lane" : "native 4-lane";
+}
+
+// --- usability and calibration, each once per process
+
 struct Lanes4Facts {
-    bool usable[kIdCount];  // built, runnable on this CPU, and passed the self-test
+    dispatch::Lanes4Measurement measurements[kCandidateCount];  // usable only, no timing
 };
+
+struct CalibratedLanes4Facts {
+    dispatch::Lanes4Measurement measurements[kCandidateCount];
+    double microseconds_spent;
+};
+
+// Trivially destructible and constant-initialised: no code runs for it at load time.
+std::atomic<bool> lanes4_calibration_ran{false};
+
+bool single_lane_runnable(KernelId id) noexcept {
+    const KernelInfo* kernel = dispatch::find_kernel(id_name(id));
+    return kernel != nullptr && kernel->id == id && dispatch::is_runnable(*kernel);
+}
 
 Lanes4Facts check_candidates() noexcept {
     Lanes4Facts facts{};
     const cpu::CpuFeatures& features = cpu::detected_features();
-    for (size_t i = 0; i < kIdCount; ++i) {
-        const Compress4Fn candidate = dispatch::lanes4_candidate(kAllIds[i]);
+    for (size_t i = 0; i < kCandidateCount; ++i) {
+        const dispatch::Lanes4Candidate& candidate = kCandidates[i];
+        const bool runnable = candidate.lane_by_lane
+                                  ? single_lane_runnable(candidate.id)
+                                  : dispatch::cpu_can_run(candidate.id, features);
         // Short-circuit: a kernel the CPU lacks is never called, not even by the self-test.
-        facts.usable[i] = candidate != nullptr && dispatch::cpu_can_run(kAllIds[i], features) &&
-                          dispatch::lanes4_passes_self_test(candidate);
+        facts.measurements[i].usable =
+            runnable && dispatch::lanes4_passes_self_test(candidate.compress4);
     }
     return facts;
 }
@@ -68,6 +116,87 @@ const Lanes4Facts& lanes4_facts() noexcept {
     // Function-local static: checked once, thread-safely, on first use; trivially destructible.
     static const Lanes4Facts facts = check_candidates();
     return facts;
+}
+
+// A few dozen BLAKE2bp steps per timing, interleaved across candidates, best of a few rounds,
+// bounded in time (dispatch.cpp's single-lane calibration has the rest of the 2 ms).
+constexpr size_t kCalibrationSteps = 24;
+constexpr int kMaxCalibrationRounds = 5;
+constexpr std::chrono::microseconds kCalibrationBudget{700};
+constexpr size_t kStepBytes = kLanes * kBlockBytes;
+
+double time_one_call(Compress4Fn compress4, const uint8_t* message) noexcept {
+    Blake2bState states[kLanes]{};
+    for (Blake2bState& state : states) {
+        std::memcpy(state.h, kIV, sizeof state.h);
+    }
+    const uint8_t* blocks[kLanes];
+    for (size_t lane = 0; lane < kLanes; ++lane) {
+        blocks[lane] = message + lane * kBlockBytes;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    compress4(states, blocks, kCalibrationSteps, kStepBytes, kBlockBytes);
+    const auto stop = std::chrono::steady_clock::now();
+    // Keeps the result observable so the call cannot be dropped.
+    volatile uint64_t sink = states[0].h[0] ^ states[3].h[7];
+    (void)sink;
+    return std::chrono::duration<double, std::nano>(stop - start).count();
+}
+
+// Best (minimum) time per candidate over interleaved rounds; untouched for unusable ones.
+void time_usable_candidates(const Lanes4Facts& facts, double best_nanoseconds[]) noexcept {
+    static_assert(kCalibrationSteps * kStepBytes <= 16 * 1024, "calibration input on the stack");
+    uint8_t message[kCalibrationSteps * kStepBytes];
+    for (size_t i = 0; i < sizeof message; ++i) {
+        message[i] = static_cast<uint8_t>(i * 131 + 7);
+    }
+    const auto start = std::chrono::steady_clock::now();
+    for (int round = 0; round < kMaxCalibrationRounds; ++round) {
+        for (size_t c = 0; c < kCandidateCount; ++c) {
+            if (!facts.measurements[c].usable) {
+                continue;
+            }
+            const double nanoseconds = time_one_call(kCandidates[c].compress4, message);
+            if (round == 0 || nanoseconds < best_nanoseconds[c]) {
+                best_nanoseconds[c] = nanoseconds;
+            }
+        }
+        // Stop before a further round would overrun the budget (rounds take about equally long).
+        const auto elapsed = std::chrono::steady_clock::now() - start;
+        if (elapsed + elapsed / (round + 1) > kCalibrationBudget) {
+            break;
+        }
+    }
+}
+
+CalibratedLanes4Facts calibrate() noexcept {
+    const Lanes4Facts& facts = lanes4_facts();
+    const auto start = std::chrono::steady_clock::now();
+    double best_nanoseconds[kCandidateCount] = {};
+    time_usable_candidates(facts, best_nanoseconds);
+
+    CalibratedLanes4Facts calibrated{};
+    for (size_t c = 0; c < kCandidateCount; ++c) {
+        calibrated.measurements[c].usable = facts.measurements[c].usable;
+        calibrated.measurements[c].nanoseconds_per_step =
+            best_nanoseconds[c] / static_cast<double>(kCalibrationSteps);
+    }
+    calibrated.microseconds_spent =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    lanes4_calibration_ran.store(true, std::memory_order_release);
+    return calibrated;
+}
+
+const CalibratedLanes4Facts& calibrated_lanes4_facts() noexcept {
+    // Like lanes4_facts(), but only automatic selections and the diagnostics below reach it.
+    static const CalibratedLanes4Facts calibrated = calibrate();
+    return calibrated;
+}
+
+double megabytes_per_second(const dispatch::Lanes4Measurement& measurement) noexcept {
+    return measurement.nanoseconds_per_step > 0
+               ? static_cast<double>(kStepBytes) * 1000.0 / measurement.nanoseconds_per_step
+               : 0.0;
 }
 
 // --- self-test
@@ -133,66 +262,124 @@ bool lanes4_passes_self_test(Compress4Fn compress4) noexcept {
     return std::memcmp(expected, actual, sizeof expected) == 0;
 }
 
-Compress4Fn lanes4_candidate(KernelId id) noexcept {
-    switch (id) {
-        case KernelId::ref:
-            return &compress4_by_lane<&kernels::compress_ref>;
-        case KernelId::x64:
-#if B2_HAVE_X64_KERNEL
-            return &compress4_by_lane<&kernels::compress_x64>;
-#else
-            return nullptr;
-#endif
-        case KernelId::ssse3:
-#if BLAKE2SIMD_HAVE_SSSE3
-            return &compress4_by_lane<&kernels::compress_ssse3>;
-#else
-            return nullptr;
-#endif
-        case KernelId::avx:
-#if BLAKE2SIMD_HAVE_AVX
-            return &compress4_by_lane<&kernels::compress_avx>;
-#else
-            return nullptr;
-#endif
-        case KernelId::avx2:
-#if B2_HAVE_LANES4_AVX2
-            return &kernels::compress4_avx2;
-#else
-            return nullptr;
-#endif
-        case KernelId::avx512:
-#if B2_HAVE_LANES4_AVX512
-            return &kernels::compress4_avx512;
-#else
-            return nullptr;
-#endif
-    }
-    return nullptr;
+std::span<const Lanes4Candidate> lanes4_candidates() noexcept {
+    return kCandidates;
 }
 
-Lanes4Kernel lanes4_for(KernelId id, bool automatic) noexcept {
-    const Lanes4Facts& facts = lanes4_facts();
-    const auto usable = [&facts](KernelId wanted) {
-        for (size_t i = 0; i < kIdCount; ++i) {
-            if (kAllIds[i] == wanted) {
-                return facts.usable[i];
-            }
-        }
-        return false;
+Lanes4Selection choose_lanes4(KernelId id, bool automatic, const cpu::CpuFeatures& features,
+                              std::span<const Lanes4Candidate> candidates,
+                              std::span<const Lanes4Measurement> measurements) noexcept {
+    const auto usable = [&](size_t i) {
+        return i < measurements.size() && measurements[i].usable &&
+               cpu_can_run(candidates[i].id, features);
     };
+    constexpr size_t kNone = ~size_t{0};
+    size_t chosen = kNone;
     if (automatic) {
-        // vprorq makes the AVX-512VL kernel do strictly less work than the AVX2 one.
-        for (const KernelId preferred : {KernelId::avx512, KernelId::avx2}) {
-            if (usable(preferred)) {
-                return {id_name(preferred), lanes4_candidate(preferred)};
+        // Strictly faster only: on a tie the earlier candidate keeps its place.
+        size_t usable_count = 0;
+        for (size_t i = 0; i < candidates.size(); ++i) {
+            if (!usable(i)) {
+                continue;
+            }
+            ++usable_count;
+            if (chosen == kNone ||
+                measurements[i].nanoseconds_per_step < measurements[chosen].nanoseconds_per_step) {
+                chosen = i;
             }
         }
+        if (chosen != kNone) {
+            // The best of the other form, to show what the choice was measured against.
+            size_t rival = kNone;
+            for (size_t i = 0; i < candidates.size(); ++i) {
+                if (usable(i) && candidates[i].lane_by_lane != candidates[chosen].lane_by_lane &&
+                    (rival == kNone || measurements[i].nanoseconds_per_step <
+                                           measurements[rival].nanoseconds_per_step)) {
+                    rival = i;
+                }
+            }
+            Lanes4Selection selection{};
+            selection.kernel = {id_name(candidates[chosen].id), candidates[chosen].compress4};
+            selection.lane_by_lane = candidates[chosen].lane_by_lane;
+            const int written =
+                std::snprintf(selection.description, sizeof selection.description,
+                              "%s (auto: fastest of %zu 4-lane candidates, %s, %.0f MB/s",
+                              selection.kernel.name, usable_count, form_name(candidates[chosen]),
+                              megabytes_per_second(measurements[chosen]));
+            const size_t used = written > 0 ? static_cast<size_t>(written) : 0;
+            if (used < sizeof selection.description) {
+                if (rival != kNone) {
+                    std::snprintf(selection.description + used, sizeof selection.description - used,
+                                  "; best %s: %s %.0f MB/s)", form_name(candidates[rival]),
+                                  id_name(candidates[rival].id),
+                                  megabytes_per_second(measurements[rival]));
+                } else {
+                    std::snprintf(selection.description + used, sizeof selection.description - used,
+                                  ")");
+                }
+            }
+            return selection;
+        }
+    } else {
+        // The requested instruction set for BLAKE2bp too: native 4-lane, else lane by lane.
+        for (const bool lane_by_lane : {false, true}) {
+            for (size_t i = 0; i < candidates.size() && chosen == kNone; ++i) {
+                if (candidates[i].id == id && candidates[i].lane_by_lane == lane_by_lane &&
+                    usable(i)) {
+                    chosen = i;
+                }
+            }
+        }
+        if (chosen != kNone) {
+            Lanes4Selection selection{};
+            selection.kernel = {id_name(id), candidates[chosen].compress4};
+            selection.lane_by_lane = candidates[chosen].lane_by_lane;
+            std::snprintf(selection.description, sizeof selection.description,
+                          "%s (as the kernel, %s)", selection.kernel.name,
+                          form_name(candidates[chosen]));
+            return selection;
+        }
+        for (size_t i = 0; i < candidates.size() && chosen == kNone; ++i) {
+            if (usable(i)) {
+                chosen = i;
+            }
+        }
+        if (chosen != kNone) {
+            Lanes4Selection selection{};
+            selection.kernel = {id_name(candidates[chosen].id), candidates[chosen].compress4};
+            selection.lane_by_lane = candidates[chosen].lane_by_lane;
+            std::snprintf(selection.description, sizeof selection.description,
+                          "%s (%s; no usable 4-lane form of %s)", selection.kernel.name,
+                          form_name(candidates[chosen]), id_name(id));
+            return selection;
+        }
     }
-    if (usable(id)) {
-        return {id_name(id), lanes4_candidate(id)};
-    }
-    return {"ref", &compress4_by_lane<&kernels::compress_ref>};
+    Lanes4Selection none{};
+    std::snprintf(none.description, sizeof none.description, "none (no usable 4-lane candidate)");
+    return none;
+}
+
+Lanes4Selection select_lanes4(const Selection& selection) noexcept {
+    const KernelId id = selection.kernel != nullptr ? selection.kernel->id : KernelId::ref;
+    // Only the automatic path needs speeds; a named request must not pay for timing.
+    const std::span<const Lanes4Measurement> measurements =
+        selection.automatic
+            ? std::span<const Lanes4Measurement>(calibrated_lanes4_facts().measurements)
+            : std::span<const Lanes4Measurement>(lanes4_facts().measurements);
+    return choose_lanes4(id, selection.automatic, cpu::detected_features(), kCandidates,
+                         measurements);
+}
+
+std::span<const Lanes4Measurement> lanes4_measurements() noexcept {
+    return calibrated_lanes4_facts().measurements;
+}
+
+double lanes4_calibration_microseconds() noexcept {
+    return calibrated_lanes4_facts().microseconds_spent;
+}
+
+bool lanes4_calibration_has_run() noexcept {
+    return lanes4_calibration_ran.load(std::memory_order_acquire);
 }
 
 }  // namespace dispatch

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Restricted header (see blake2b_state.hpp): declarations only, so the ISA-flagged 4-lane
-// kernels can include it.
+// kernels can include it. Choosing among them is dispatch.hpp's business.
 #pragma once
 
 #include "kernel.hpp"
@@ -32,23 +32,5 @@ void compress4_avx2(Blake2bState* states, const uint8_t* const* blocks, size_t b
 void compress4_avx512(Blake2bState* states, const uint8_t* const* blocks, size_t block_count,
                       size_t block_stride, uint64_t counter_increment) noexcept;
 }  // namespace kernels
-
-namespace dispatch {
-// The 4-lane kernel using the instruction set of the single-lane kernel `id`: avx2 and avx512
-// have true 4-lane kernels; every other id runs its own single-lane kernel lane by lane (ref
-// for ids this build lacks). A 4-lane kernel serves only if the CPU runs it and it matches four
-// compress_ref runs (checked once per process); otherwise the answer is the lane-by-lane ref.
-// `automatic`: the single-lane kernel was chosen automatically, so the fastest single lane (it
-// may be scalar) says nothing about four lanes; then a usable true 4-lane kernel (avx512, else
-// avx2) serves, and only without one the mapping of `id`.
-Lanes4Kernel lanes4_for(KernelId id, bool automatic = false) noexcept;
-
-// The 4-lane kernel for `id` before any check (nullptr: none built), for tests.
-Compress4Fn lanes4_candidate(KernelId id) noexcept;
-
-// Whether `compress4` reproduces four compress_ref runs on edge cases (counter carry, distinct
-// flags per lane, shared and strided blocks).
-bool lanes4_passes_self_test(Compress4Fn compress4) noexcept;
-}  // namespace dispatch
 
 }  // namespace blake2simd

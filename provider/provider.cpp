@@ -6,11 +6,10 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <new>
 
-#include "baseline_guard.hpp"
 #include "algorithms.hpp"
+#include "baseline_guard.hpp"
 #include "context_support.hpp"
 #include "dispatch.hpp"
 #include "errors.hpp"
@@ -26,14 +25,19 @@ namespace blake2simd {
 const KernelChoice& ProviderContext::kernel_choice() noexcept {
     std::call_once(m_choice_once, [this]() noexcept {
         const dispatch::Selection selection = dispatch::select_kernel(kernel_request);
-        m_choice.kernel = selection.kernel;
-        if (selection.kernel != nullptr) {
-            // Not the kernel asked for by name: chosen automatically, for BLAKE2bp too.
-            const bool automatic = std::strcmp(selection.kernel->name, kernel_request) != 0;
-            m_choice.lanes4 = dispatch::lanes4_for(selection.kernel->id, automatic);
+        if (selection.kernel == nullptr) {
+            std::snprintf(m_choice.buildinfo, sizeof m_choice.buildinfo, "%s %s; kernel %s",
+                          names::kProviderName, B2_VERSION, selection.description);
+            return;
         }
-        std::snprintf(m_choice.buildinfo, sizeof m_choice.buildinfo, "%s %s; kernel %s",
-                      names::kProviderName, B2_VERSION, selection.description);
+        const dispatch::Lanes4Selection lanes4 = dispatch::select_lanes4(selection);
+        // Without a 4-lane kernel BLAKE2bp cannot run; like a failed reference kernel, the
+        // provider then offers nothing rather than half its algorithms.
+        m_choice.kernel = lanes4.kernel.compress4 != nullptr ? selection.kernel : nullptr;
+        m_choice.lanes4 = lanes4.kernel;
+        std::snprintf(m_choice.buildinfo, sizeof m_choice.buildinfo,
+                      "%s %s; kernel %s; blake2bp %s", names::kProviderName, B2_VERSION,
+                      selection.description, lanes4.description);
     });
     return m_choice;
 }

@@ -14,8 +14,8 @@ namespace blake2simd {
 
 struct KernelChoice {
     const KernelInfo* kernel;  // nullptr: no kernel passed its self-test, nothing is offered
-    Lanes4Kernel lanes4;       // BLAKE2bp: the same instruction set, 4 states at once
-    char buildinfo[256];
+    Lanes4Kernel lanes4;       // BLAKE2bp, 4 states at once: the fastest if chosen automatically
+    char buildinfo[384];       // both descriptions (dispatch.hpp) fit
 };
 
 struct ProviderContext {

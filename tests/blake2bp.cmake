@@ -34,3 +34,11 @@ add_test(NAME blake2bp.cli
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/blake2bp_cli.py ${B2_MODULE_DIR}
                  ${PROJECT_SOURCE_DIR}/vectors)
 set_tests_properties(blake2bp.cli PROPERTIES LABELS "cli;blake2bp" TIMEOUT 120)
+
+# --- under the qemu CPU models (qemu.cmake; label qemu): the 4-lane kernels, their choice for
+# every request, then EVP with each kernel requested. What serves must be what the model runs.
+if(COMMAND b2_add_qemu_kernel_tests)
+  b2_add_qemu_tests(blake2bp.lanes4 test_blake2bp_lanes4 300
+                    "--cpu-features=@EXPECTED_FEATURES@")
+  b2_add_qemu_kernel_tests(blake2bp.evp test_blake2bp)
+endif()

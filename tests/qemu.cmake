@@ -9,6 +9,16 @@
 #   Tests get SKIP_RETURN_CODE 77 and BLAKE2SIMD_TEST_EMULATED=1 (timing bounds relax).
 #   Without qemu-x86_64 (or on a non-x86-64 host) the function registers nothing.
 #
+# b2_add_qemu_kernel_tests(NAME_PREFIX TARGET [arg ...])
+#   for the EVP programs (those honouring B2_EXPECT_KERNEL / B2_ALLOWED_KERNELS, see
+#   tests/support/b2test/evp.hpp): registers NAME_PREFIX.<request>.qemu.<model> for every model
+#   and every request in auto ref x64 ssse3 avx avx2 avx512, running TARGET with the args under
+#   BLAKE2SIMD_KERNEL=<request>. A model's runnable kernels are ref, x64 and the features it
+#   exposes (the feature names are the kernel names): the kernel served must be one of them
+#   (B2_ALLOWED_KERNELS), a request among them must be served as asked (B2_EXPECT_KERNEL), and
+#   nothing may die of SIGILL. Under emulation timing means nothing, so "auto" asserts only
+#   that the model can run what is served. Same properties as b2_add_qemu_tests.
+#
 # Model, then the exact usable features kernels_info must detect under it (checked by the
 # kernels.info.qemu.* tests, which is how we know each model has and lacks what we assume).
 # Feature syntax is qemu's "-cpu MODEL,-feature"; "-xsave" clears XSAVE and OSXSAVE, so AVX
@@ -32,6 +42,23 @@ if(NOT B2_QEMU_X86_64)
                  "CPU-model tests (label qemu) are not registered")
 endif()
 
+# "Haswell,-xsave" -> "Haswell-noxsave": test names without commas.
+function(b2_qemu_model_id out_var model)
+  string(REPLACE ",-" "-no" model_id "${model}")
+  string(REPLACE ",+" "-with" model_id "${model_id}")
+  set(${out_var} ${model_id} PARENT_SCOPE)
+endfunction()
+
+function(b2_add_qemu_test test_name model target program_args environment)
+  add_test(NAME ${test_name}
+           COMMAND ${B2_QEMU_X86_64} -cpu ${model} $<TARGET_FILE:${target}> ${program_args})
+  set_tests_properties(${test_name} PROPERTIES
+    LABELS "qemu"
+    SKIP_RETURN_CODE 77
+    TIMEOUT 300
+    ENVIRONMENT "BLAKE2SIMD_TEST_EMULATED=1;${environment}")
+endfunction()
+
 function(b2_add_qemu_tests name_prefix target)
   if(NOT B2_QEMU_X86_64)
     return()
@@ -41,17 +68,37 @@ function(b2_add_qemu_tests name_prefix target)
   set(models ${B2_QEMU_MODELS})
   while(models)
     list(POP_FRONT models model expected_features)
-    string(REPLACE ",-" "-no" model_id "${model}")
-    string(REPLACE ",+" "-with" model_id "${model_id}")
+    b2_qemu_model_id(model_id "${model}")
     string(REPLACE "@EXPECTED_FEATURES@" "${expected_features}" model_args "${program_args}")
-    set(test_name ${name_prefix}.qemu.${model_id})
-    add_test(NAME ${test_name}
-             COMMAND ${B2_QEMU_X86_64} -cpu ${model} $<TARGET_FILE:${target}> ${model_args})
-    set_tests_properties(${test_name} PROPERTIES
-      LABELS "qemu"
-      SKIP_RETURN_CODE 77
-      TIMEOUT 300
-      ENVIRONMENT "BLAKE2SIMD_TEST_EMULATED=1;${b2q_ENVIRONMENT}")
+    b2_add_qemu_test(${name_prefix}.qemu.${model_id} "${model}" ${target} "${model_args}"
+                     "${b2q_ENVIRONMENT}")
+  endwhile()
+endfunction()
+
+function(b2_add_qemu_kernel_tests name_prefix target)
+  if(NOT B2_QEMU_X86_64)
+    return()
+  endif()
+  set(program_args ${ARGN})
+  set(models ${B2_QEMU_MODELS})
+  while(models)
+    list(POP_FRONT models model expected_features)
+    b2_qemu_model_id(model_id "${model}")
+    set(runnable ref x64)
+    if(NOT expected_features STREQUAL "none")
+      string(REPLACE "," ";" feature_list "${expected_features}")
+      list(APPEND runnable ${feature_list})
+    endif()
+    string(REPLACE ";" "," allowed "${runnable}")
+    foreach(request auto ref x64 ssse3 avx avx2 avx512)
+      # A list separator inside one ENVIRONMENT entry would split it: commas only.
+      set(environment "BLAKE2SIMD_KERNEL=${request};B2_ALLOWED_KERNELS=${allowed}")
+      if(request IN_LIST runnable)
+        string(APPEND environment ";B2_EXPECT_KERNEL=${request}")
+      endif()
+      b2_add_qemu_test(${name_prefix}.${request}.qemu.${model_id} "${model}" ${target}
+                       "${program_args}" "${environment}")
+    endforeach()
   endwhile()
 endfunction()
 

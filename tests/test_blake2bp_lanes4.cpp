@@ -1,12 +1,20 @@
-// Every runnable 4-lane kernel against four compress_ref runs, and lanes4_for's choice per ISA.
+// Every usable 4-lane candidate against four compress_ref runs, and the choice among them:
+// the pure choose_lanes4() over synthetic measurements, then this process's live choice.
 // SPDX-License-Identifier: Apache-2.0
 //
-// Usage: test_blake2bp_lanes4 [random_cases]   (default 2000)
+// Usage: test_blake2bp_lanes4 [random_cases] [--cpu-features=ssse3,avx,...|none]
+//   random_cases    per usable candidate (default 2000)
+//   --cpu-features  what the CPU (model) is known to expose, as qemu.cmake lists it; every
+//                   4-lane kernel served, for every request, must then be one it can run
+#include <algorithm>
+#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dispatch.hpp"
@@ -15,10 +23,35 @@
 namespace {
 
 using namespace blake2simd;
+using dispatch::Lanes4Candidate;
+using dispatch::Lanes4Measurement;
 
-constexpr KernelId kIds[] = {KernelId::ref, KernelId::x64,  KernelId::ssse3,
-                             KernelId::avx, KernelId::avx2, KernelId::avx512};
 constexpr const char* kIdNames[] = {"ref", "x64", "ssse3", "avx", "avx2", "avx512"};
+constexpr size_t kIdCount = sizeof kIdNames / sizeof kIdNames[0];
+
+KernelId id_of(size_t index) {
+    return static_cast<KernelId>(index);
+}
+
+const char* name_of(KernelId id) {
+    return kIdNames[static_cast<size_t>(id)];
+}
+
+bool contains(const char* text, std::string_view part) {
+    return std::string_view(text).find(part) != std::string_view::npos;
+}
+
+bool in_list(const std::string& list, std::string_view item) {
+    size_t start = 0;
+    while (start <= list.size()) {
+        const size_t end = std::min(list.find(',', start), list.size());
+        if (std::string_view(list).substr(start, end - start) == item) {
+            return true;
+        }
+        start = end + 1;
+    }
+    return false;
+}
 
 class Random final {
   public:
@@ -38,13 +71,14 @@ class Random final {
 int failures = 0;
 int checks = 0;
 
-void check(bool condition, const std::string& what) {
+bool check(bool condition, const std::string& what) {
     ++checks;
     if (!condition) {
-        if (++failures <= 10) {
+        if (++failures <= 20) {
             std::fprintf(stderr, "FAIL: %s\n", what.c_str());
         }
     }
+    return condition;
 }
 
 void reference4(Blake2bState* states, const uint8_t* const* blocks, size_t count, size_t stride,
@@ -110,42 +144,306 @@ void compare_random(const char* name, Compress4Fn compress4, int cases, Random& 
     }
 }
 
-}  // namespace
+// --- the pure decision
 
-int main(int argc, char** argv) {
-    const int cases = argc > 1 ? std::atoi(argv[1]) : 2000;
-    Random random(0x6c616e657334ULL);
-    const cpu::CpuFeatures& features = cpu::detected_features();
-    const auto runnable_id = [&features](KernelId id) {
-        return dispatch::lanes4_candidate(id) != nullptr && dispatch::cpu_can_run(id, features);
+void fake_compress4(Blake2bState*, const uint8_t* const*, size_t, size_t, uint64_t) noexcept {}
+
+// Like the build's table, but with every instruction set in both forms where one exists.
+constexpr Lanes4Candidate kSyntheticCandidates[] = {
+    {KernelId::ref, true, &fake_compress4},   {KernelId::x64, true, &fake_compress4},
+    {KernelId::ssse3, true, &fake_compress4}, {KernelId::avx, true, &fake_compress4},
+    {KernelId::avx2, true, &fake_compress4},  {KernelId::avx512, true, &fake_compress4},
+    {KernelId::avx2, false, &fake_compress4}, {KernelId::avx512, false, &fake_compress4},
+};
+constexpr size_t kSyntheticCount = sizeof kSyntheticCandidates / sizeof kSyntheticCandidates[0];
+
+cpu::CpuFeatures features_from_mask(unsigned mask) {
+    return cpu::CpuFeatures{(mask & 1) != 0, (mask & 2) != 0, (mask & 4) != 0, (mask & 8) != 0,
+                            (mask & 16) != 0};
+}
+
+// The candidate a selection names (its name and form identify it), or kSyntheticCount.
+size_t synthetic_index(const dispatch::Lanes4Selection& selection) {
+    for (size_t i = 0; i < kSyntheticCount; ++i) {
+        if (std::string_view(selection.kernel.name) == name_of(kSyntheticCandidates[i].id) &&
+            selection.lane_by_lane == kSyntheticCandidates[i].lane_by_lane) {
+            return i;
+        }
+    }
+    return kSyntheticCount;
+}
+
+void check_one_choice(KernelId id, bool automatic, const cpu::CpuFeatures& features,
+                      const Lanes4Measurement* measurements) {
+    const auto usable = [&](size_t i) {
+        return measurements[i].usable &&
+               dispatch::cpu_can_run(kSyntheticCandidates[i].id, features);
     };
+    size_t usable_count = 0;
+    for (size_t i = 0; i < kSyntheticCount; ++i) {
+        usable_count += usable(i) ? 1 : 0;
+    }
+    const dispatch::Lanes4Selection selection = dispatch::choose_lanes4(
+        id, automatic, features, kSyntheticCandidates, {measurements, kSyntheticCount});
+    const std::string what =
+        std::string("choose_lanes4(") + name_of(id) + (automatic ? ", auto)" : ", named)");
+    if (usable_count == 0) {
+        check(selection.kernel.compress4 == nullptr && contains(selection.description, "none"),
+              what + ": nothing usable serves nothing");
+        return;
+    }
+    if (!check(selection.kernel.compress4 != nullptr && selection.kernel.name != nullptr,
+               what + ": serves a candidate")) {
+        return;
+    }
+    const size_t chosen = synthetic_index(selection);
+    if (!check(chosen < kSyntheticCount && usable(chosen),
+               what + ": never a candidate the features lack or that is unusable")) {
+        return;
+    }
+    check(contains(selection.description, selection.kernel.name), what + ": description names it");
+    const auto find = [&](bool lane_by_lane) {
+        for (size_t i = 0; i < kSyntheticCount; ++i) {
+            if (kSyntheticCandidates[i].id == id &&
+                kSyntheticCandidates[i].lane_by_lane == lane_by_lane && usable(i)) {
+                return i;
+            }
+        }
+        return kSyntheticCount;
+    };
+    if (automatic) {
+        check(contains(selection.description, "auto") && contains(selection.description, "MB/s"),
+              what + ": description says auto and the speed");
+        for (size_t i = 0; i < kSyntheticCount; ++i) {
+            if (usable(i)) {
+                check(measurements[chosen].nanoseconds_per_step <=
+                          measurements[i].nanoseconds_per_step,
+                      what + ": the fastest usable candidate serves");
+                if (measurements[i].nanoseconds_per_step ==
+                    measurements[chosen].nanoseconds_per_step) {
+                    check(chosen <= i, what + ": a tie keeps the earlier candidate");
+                }
+            }
+        }
+        return;
+    }
+    // Named: the same instruction set, native first; otherwise the first usable.
+    const size_t native = find(false);
+    const size_t by_lane = find(true);
+    size_t expected = native != kSyntheticCount ? native : by_lane;
+    for (size_t i = 0; i < kSyntheticCount && expected == kSyntheticCount; ++i) {
+        expected = usable(i) ? i : kSyntheticCount;
+    }
+    check(chosen == expected, what + ": served " + selection.kernel.name + ", expected " +
+                                  name_of(kSyntheticCandidates[expected].id));
+}
+
+void test_choose_lanes4() {
+    for (unsigned mask = 0; mask < 32; ++mask) {
+        const cpu::CpuFeatures features = features_from_mask(mask);
+        for (unsigned unusable = 0; unusable < (1u << kSyntheticCount); unusable += 11) {
+            for (unsigned order = 0; order < 4; ++order) {
+                Lanes4Measurement measurements[kSyntheticCount];
+                for (size_t i = 0; i < kSyntheticCount; ++i) {
+                    measurements[i].usable = (unusable & (1u << i)) == 0;
+                    // Orders: newest fastest, newest slowest, scrambled, all equal.
+                    const double rank = order == 0   ? static_cast<double>(kSyntheticCount - i)
+                                        : order == 1 ? static_cast<double>(i + 1)
+                                        : order == 2 ? static_cast<double>((i * 5) % 7 + 1)
+                                                     : 1.0;
+                    measurements[i].nanoseconds_per_step = 250.0 * rank;
+                }
+                for (size_t id = 0; id < kIdCount; ++id) {
+                    check_one_choice(id_of(id), true, features, measurements);
+                    check_one_choice(id_of(id), false, features, measurements);
+                }
+            }
+        }
+    }
+    // Measured speed decides, not the instruction set's age: a scalar kernel lane by lane that
+    // outran the native AVX-512 kernel serves, whatever the single-lane choice was.
+    Lanes4Measurement scalar_wins[kSyntheticCount];
+    for (size_t i = 0; i < kSyntheticCount; ++i) {
+        scalar_wins[i] = {true, i == 1 ? 100.0 : 400.0 - 10.0 * static_cast<double>(i)};
+    }
+    const cpu::CpuFeatures everything = features_from_mask(31);
+    for (size_t id = 0; id < kIdCount; ++id) {
+        const auto selection =
+            dispatch::choose_lanes4(id_of(id), true, everything, kSyntheticCandidates, scalar_wins);
+        check(
+            synthetic_index(selection) == 1 && contains(selection.description, "lane by lane"),
+            std::string("the fastest (x64 lane by lane) serves beside auto ") + name_of(id_of(id)));
+    }
+    // ... and a named request is not overruled by speed.
+    const auto named = dispatch::choose_lanes4(KernelId::avx2, false, everything,
+                                               kSyntheticCandidates, scalar_wins);
+    check(synthetic_index(named) == 6, "a named avx2 request gets the native avx2 kernel");
+}
+
+// --- this process
+
+struct Options {
+    int random_cases = 2000;
+    bool have_cpu_features = false;
+    std::string runnable_isas;  // ref, x64 and the CPU model's features, as kernel names
+};
+
+double thread_cpu_microseconds() {
+    timespec now{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return static_cast<double>(now.tv_sec) * 1e6 + static_cast<double>(now.tv_nsec) / 1e3;
+}
+
+// What the first use of the provider costs: detection, self-tests, both calibrations. The
+// bound is on this thread's CPU time: on a busy machine a preemption can stretch the wall
+// time of any code (the calibrations then stop early, their budgets being wall time).
+void measure_first_use(bool emulated) {
+    const bool fresh = !dispatch::calibration_has_run() && !dispatch::lanes4_calibration_has_run();
+    const double cpu_start = thread_cpu_microseconds();
+    const auto start = std::chrono::steady_clock::now();
+    const dispatch::Selection selection = dispatch::select_kernel("auto");
+    const dispatch::Lanes4Selection lanes4 = dispatch::select_lanes4(selection);
+    const double microseconds =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    const double cpu_microseconds = thread_cpu_microseconds() - cpu_start;
+    check(fresh, "nothing was calibrated before the first selection");
+    check(lanes4.kernel.compress4 != nullptr, "automatic selection serves a 4-lane kernel");
+    const double single = dispatch::calibration_microseconds();
+    const double four = dispatch::lanes4_calibration_microseconds();
+    std::printf(
+        "first use (auto): %.1f us wall, %.1f us CPU; calibration %.1f us single-lane + "
+        "%.1f us 4-lane\n",
+        microseconds, cpu_microseconds, single, four);
+    std::printf("kernel %s\nblake2bp %s\n", selection.description, lanes4.description);
+    check(single > 0 && four > 0, "both calibrations ran");
+    // Under an emulator everything is ~50x slower; the 2 ms bound is for real CPUs.
+    check(cpu_microseconds <= (emulated ? 100000.0 : 2000.0),
+          "the first use (self-tests and both calibrations) costs at most 2 ms");
+}
+
+void check_live_measurements(const Options& options, Random& random) {
+    const auto candidates = dispatch::lanes4_candidates();
+    const auto measurements = dispatch::lanes4_measurements();
+    const cpu::CpuFeatures& features = cpu::detected_features();
+    check(measurements.size() == candidates.size(), "one 4-lane measurement per candidate");
+    check(!candidates.empty() && candidates[0].id == KernelId::ref && candidates[0].lane_by_lane,
+          "the reference lane by lane is the first candidate");
+    const dispatch::Lanes4Selection automatic =
+        dispatch::select_lanes4(dispatch::select_kernel("auto"));
     int compared = 0;
-    for (size_t i = 0; i < sizeof kIds / sizeof kIds[0]; ++i) {
-        const Compress4Fn candidate = dispatch::lanes4_candidate(kIds[i]);
-        const bool runnable = runnable_id(kIds[i]);
-        const Lanes4Kernel chosen = dispatch::lanes4_for(kIds[i]);
-        const Lanes4Kernel automatic = dispatch::lanes4_for(kIds[i], true);
-        std::printf("%-7s built %-3s runnable %-3s -> lanes4_for: %s, automatic: %s\n", kIdNames[i],
-                    candidate != nullptr ? "yes" : "no", runnable ? "yes" : "no", chosen.name,
-                    automatic.name);
-        // A built, runnable kernel must serve its own ISA, not hide behind the fallback.
-        const std::string expected = runnable ? kIdNames[i] : "ref";
-        check(chosen.name == expected,
-              std::string("lanes4_for(") + kIdNames[i] + ") chose " + chosen.name);
-        // Automatic: the true 4-lane kernels first.
-        const std::string expected_automatic = runnable_id(KernelId::avx512) ? "avx512"
-                                               : runnable_id(KernelId::avx2) ? "avx2"
-                                                                             : expected;
-        check(automatic.name == expected_automatic,
-              std::string("lanes4_for(") + kIdNames[i] + ", automatic) chose " + automatic.name);
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        const Lanes4Candidate& candidate = candidates[i];
+        const char* name = name_of(candidate.id);
+        const char* form = candidate.lane_by_lane ? "lane by lane" : "native 4-lane";
+        const KernelInfo* single = dispatch::find_kernel(name);
+        const bool runnable = candidate.lane_by_lane
+                                  ? single != nullptr && dispatch::is_runnable(*single)
+                                  : dispatch::cpu_can_run(candidate.id, features);
+        const bool usable = measurements[i].usable;
+        std::printf("  %-7s %-13s %-10s", name, form, usable ? "usable" : "not usable");
+        if (usable) {
+            std::printf(" %8.1f ns/step %7.0f MB/s", measurements[i].nanoseconds_per_step,
+                        static_cast<double>(kLanes * kBlockBytes) * 1000.0 /
+                            measurements[i].nanoseconds_per_step);
+        }
+        std::printf("\n");
+        const std::string what = std::string(name) + " " + form;
+        check(!usable || runnable, what + ": usable only where it can run");
+        if (options.have_cpu_features) {
+            check(!usable || in_list(options.runnable_isas, name),
+                  what + ": usable only on a CPU model that has it");
+        }
         if (!runnable) {
             continue;
         }
-        check(dispatch::lanes4_passes_self_test(candidate),
-              std::string(kIdNames[i]) + " self-test");
-        compare_random(kIdNames[i], candidate, cases, random);
+        const bool passes = dispatch::lanes4_passes_self_test(candidate.compress4);
+        check(passes, what + " passes the 4-lane self-test");
+        check(usable == passes, what + ": usable = runnable and self-test");
+        check(!usable || measurements[i].nanoseconds_per_step > 0, what + " was measured");
+        compare_random(what.c_str(), candidate.compress4, options.random_cases, random);
         ++compared;
     }
+    // The live choice is the pure decision over the live measurements.
+    const dispatch::Lanes4Selection pure =
+        dispatch::choose_lanes4(KernelId::ref, true, features, candidates, measurements);
+    check(pure.kernel.compress4 == automatic.kernel.compress4,
+          "select_lanes4 (auto) = choose_lanes4 over this process's measurements");
+    std::printf("%d 4-lane candidates compared with the reference\n", compared);
+}
+
+// Every request, as BLAKE2SIMD_KERNEL or the config would make it: the 4-lane kernel that
+// serves can run here, and a request served by name keeps its instruction set for BLAKE2bp.
+void check_every_request(const Options& options) {
+    const char* requests[] = {"auto", "", "ref", "x64", "ssse3", "avx", "avx2", "avx512", "bogus"};
+    for (const char* request : requests) {
+        const dispatch::Selection selection = dispatch::select_kernel(request);
+        if (!check(selection.kernel != nullptr, std::string("request '") + request + "' served")) {
+            continue;
+        }
+        const dispatch::Lanes4Selection lanes4 = dispatch::select_lanes4(selection);
+        const std::string what = std::string("request '") + request + "': blake2bp " +
+                                 (lanes4.kernel.name != nullptr ? lanes4.kernel.name : "(none)");
+        std::printf("request %-8s -> kernel %-7s blake2bp %s\n", request, selection.kernel->name,
+                    lanes4.description);
+        if (!check(lanes4.kernel.compress4 != nullptr, what + " serves")) {
+            continue;
+        }
+        const std::string_view served = lanes4.kernel.name;
+        const bool served_by_name = std::string_view(request) == selection.kernel->name;
+        check(selection.automatic == !served_by_name, what + ": automatic unless served by name");
+        if (served_by_name) {
+            check(served == request, what + ": a named kernel keeps its instruction set");
+        }
+        const KernelInfo* single = dispatch::find_kernel(lanes4.kernel.name);
+        check(dispatch::cpu_can_run(single != nullptr ? single->id : KernelId::ref,
+                                    cpu::detected_features()),
+              what + " runs on this CPU");
+        if (options.have_cpu_features) {
+            check(in_list(options.runnable_isas, served),
+                  what + " not among the CPU model's " + options.runnable_isas);
+            if (in_list(options.runnable_isas, request)) {
+                check(served == request, what + ": the model runs the requested kernel");
+            }
+        }
+    }
+}
+
+bool parse_options(int argc, char** argv, Options& options) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        constexpr std::string_view kFeatures = "--cpu-features=";
+        if (arg.substr(0, kFeatures.size()) == kFeatures) {
+            const std::string_view features = arg.substr(kFeatures.size());
+            options.have_cpu_features = true;
+            options.runnable_isas = "ref,x64";
+            if (features != "none" && !features.empty()) {
+                options.runnable_isas += ",";
+                options.runnable_isas += features;
+            }
+        } else if (!arg.empty() && arg[0] >= '0' && arg[0] <= '9') {
+            options.random_cases = std::atoi(argv[i]);
+        } else {
+            std::fprintf(stderr, "usage: %s [random_cases] [--cpu-features=a,b,...|none]\n",
+                         argv[0]);
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options options;
+    if (!parse_options(argc, argv, options)) {
+        return 2;
+    }
+    const bool emulated = std::getenv("BLAKE2SIMD_TEST_EMULATED") != nullptr;
+    measure_first_use(emulated);
+    test_choose_lanes4();
+    Random random(0x6c616e657334ULL);
+    check_live_measurements(options, random);
+    check_every_request(options);
     // The self-test itself must be able to fail.
     check(!dispatch::lanes4_passes_self_test([](Blake2bState* states, const uint8_t* const* blocks,
                                                 size_t count, size_t stride,
@@ -154,7 +452,6 @@ int main(int argc, char** argv) {
         states[2].h[5] ^= count != 0 ? 1 : 0;
     }),
           "self-test rejects a broken kernel");
-    std::printf("test_blake2bp_lanes4: %d kernels compared, %d checks, %d failed\n", compared,
-                checks, failures);
-    return failures == 0 ? 0 : 1;
+    std::printf("test_blake2bp_lanes4: %d checks, %d failed\n", checks, failures);
+    return failures == 0 && checks > 0 ? 0 : 1;
 }

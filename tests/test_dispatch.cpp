@@ -1,4 +1,5 @@
-// Kernel selection: auto choice, named requests, fallbacks, and the pure choose() decision.
+// Kernel selection: auto choice, named requests, fallbacks, the pure choose() decision, and
+// the BLAKE2bp 4-lane kernel beside each.
 // SPDX-License-Identifier: Apache-2.0
 #include <chrono>
 #include <cstdio>
@@ -79,6 +80,8 @@ void test_choose(b2kernels_test::Checks& checks) {
                     // Never slower than any runnable kernel, the reference included, unless
                     // the caller asked for that kernel by name.
                     const bool named = std::string_view(request) == s.kernel->name;
+                    checks.check(s.automatic == !named,
+                                 "automatic exactly when not served by name (auto, fallback)");
                     for (size_t i = 0; i < kEveryKernelCount && !named; ++i) {
                         if (runnable(i)) {
                             checks.check(measurements[chosen].nanoseconds_per_block <=
@@ -115,20 +118,28 @@ void test_choose(b2kernels_test::Checks& checks) {
     checks.check(tie.kernel == &kEveryKernel[0], "a tie keeps the reference kernel");
 }
 
-// The first selection races from several threads: one detection, one calibration, one answer.
+// The first selection races from several threads: one detection, one calibration per kind,
+// one answer.
 bool concurrent_first_selections_agree() {
     constexpr int kThreads = 4;
     const KernelInfo* chosen[kThreads] = {};
+    blake2simd::Compress4Fn chosen4[kThreads] = {};
     std::thread threads[kThreads];
     for (int i = 0; i < kThreads; ++i) {
-        threads[i] =
-            std::thread([&chosen, i] { chosen[i] = dispatch::select_kernel("auto").kernel; });
+        threads[i] = std::thread([&chosen, &chosen4, i] {
+            const dispatch::Selection selection = dispatch::select_kernel("auto");
+            chosen[i] = selection.kernel;
+            if (selection.kernel != nullptr) {
+                chosen4[i] = dispatch::select_lanes4(selection).kernel.compress4;
+            }
+        });
     }
     for (auto& thread : threads) {
         thread.join();
     }
-    for (const KernelInfo* kernel : chosen) {
-        if (kernel == nullptr || kernel != chosen[0]) {
+    for (int i = 0; i < kThreads; ++i) {
+        if (chosen[i] == nullptr || chosen[i] != chosen[0] || chosen4[i] == nullptr ||
+            chosen4[i] != chosen4[0]) {
             return false;
         }
     }
@@ -137,6 +148,7 @@ bool concurrent_first_selections_agree() {
 
 void test_live_selection(b2kernels_test::Checks& checks) {
     const bool first_use = !dispatch::calibration_has_run();
+    const bool lanes4_first_use = !dispatch::lanes4_calibration_has_run();
     const auto start = std::chrono::steady_clock::now();
     const dispatch::Selection automatic = dispatch::select_kernel("auto");
     const double call_microseconds =
@@ -186,7 +198,16 @@ void test_live_selection(b2kernels_test::Checks& checks) {
                      (std::string("request '") + kernel.name + "' served iff runnable").c_str());
         if (runnable) {
             checks.check(contains(named.description, "requested"), "says requested");
+            checks.check(!named.automatic, "a request served by name is not automatic");
+            // BLAKE2bp beside it: the same instruction set, and no 4-lane timing for that.
+            const dispatch::Lanes4Selection lanes4 = dispatch::select_lanes4(named);
+            checks.check(lanes4.kernel.compress4 != nullptr &&
+                             std::string_view(lanes4.kernel.name) == kernel.name,
+                         "a named kernel serves BLAKE2bp in its own instruction set");
+            checks.check(!lanes4_first_use || !dispatch::lanes4_calibration_has_run(),
+                         "a named kernel does not start the 4-lane calibration");
         } else {
+            checks.check(named.automatic, "an unrunnable request falls back to automatic");
             checks.check(
                 named.kernel == automatic.kernel && contains(named.description, kernel.name),
                 "an unrunnable request falls back to auto and names the request");
@@ -202,6 +223,17 @@ void test_live_selection(b2kernels_test::Checks& checks) {
         "an unknown request is reported as unknown");
     std::printf("unknown: %s\n", unknown.description);
     checks.check(dispatch::find_kernel("nonesuch") == nullptr, "find_kernel of an unknown name");
+    checks.check(automatic.automatic && unknown.automatic, "auto and fallbacks are automatic");
+
+    // The automatic BLAKE2bp kernel is timed on first use, then fixed for the process.
+    const dispatch::Lanes4Selection lanes4 = dispatch::select_lanes4(automatic);
+    checks.check(dispatch::lanes4_calibration_has_run(), "automatic BLAKE2bp calibrates 4 lanes");
+    checks.check(lanes4.kernel.compress4 != nullptr && contains(lanes4.description, "auto"),
+                 "automatic BLAKE2bp serves and says auto");
+    checks.check(dispatch::select_lanes4(unknown).kernel.compress4 == lanes4.kernel.compress4,
+                 "a fallback serves the automatic BLAKE2bp kernel too");
+    std::printf("blake2bp: %s\n4-lane calibration took %.1f us\n", lanes4.description,
+                dispatch::lanes4_calibration_microseconds());
 }
 
 }  // namespace
@@ -212,6 +244,7 @@ int main() {
     checks.check(!dispatch::calibration_has_run(), "no calibration before the first selection");
     test_choose(checks);
     checks.check(!dispatch::calibration_has_run(), "choose() alone does not calibrate");
+    checks.check(!dispatch::lanes4_calibration_has_run(), "no 4-lane calibration either");
     if (std::getenv("BLAKE2SIMD_TEST_CONCURRENT_FIRST_USE") != nullptr) {
         checks.check(concurrent_first_selections_agree(), "concurrent first selections agree");
     }
