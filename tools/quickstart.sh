@@ -43,6 +43,8 @@ test)
     install_missing $BUILD_PACKAGES $TEST_PACKAGES
     build
     ctest --test-dir build --output-on-failure -j 2
+    # Sanitizer, thread-sanitizer, valgrind and fuzzing jobs (tests/hardening/README.md).
+    sh tools/ci-hardening.sh
     ;;
 *)
     echo "usage: $0 demo [FILE] | test" >&2
