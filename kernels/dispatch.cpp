@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "baseline_guard.hpp"
+#include "calibration.hpp"
 #include "self_test.hpp"
 
 #if B2_HAVE_X64_KERNEL
@@ -95,23 +96,11 @@ void time_runnable_kernels(const ProcessFacts& facts, double best_nanoseconds[])
     for (size_t i = 0; i < sizeof blocks; ++i) {
         blocks[i] = static_cast<uint8_t>(i * 131 + 7);
     }
-    const auto start = std::chrono::steady_clock::now();
-    for (int round = 0; round < kMaxCalibrationRounds; ++round) {
-        for (size_t k = 0; k < kKernelCount; ++k) {
-            if (!facts.measurements[k].passed_self_test) {
-                continue;
-            }
-            const double nanoseconds = time_one_call(kCompiledKernels[k].compress, blocks);
-            if (round == 0 || nanoseconds < best_nanoseconds[k]) {
-                best_nanoseconds[k] = nanoseconds;
-            }
-        }
-        // Stop before a further round would overrun the budget (rounds take about equally long).
-        const auto elapsed = std::chrono::steady_clock::now() - start;
-        if (elapsed + elapsed / (round + 1) > kCalibrationBudget) {
-            break;
-        }
-    }
+    time_best_of_rounds(
+        kKernelCount, kMaxCalibrationRounds, kCalibrationBudget,
+        [&facts](size_t k) { return facts.measurements[k].passed_self_test; },
+        [&blocks](size_t k) { return time_one_call(kCompiledKernels[k].compress, blocks); },
+        best_nanoseconds);
 }
 
 CalibratedFacts calibrate() noexcept {

@@ -9,6 +9,7 @@
 #include <initializer_list>
 
 #include "baseline_guard.hpp"
+#include "calibration.hpp"
 #include "dispatch.hpp"
 #if B2_HAVE_X64_KERNEL
 #include "compress_x64.hpp"
@@ -150,23 +151,11 @@ void time_usable_candidates(const Lanes4Facts& facts, double best_nanoseconds[])
     for (size_t i = 0; i < sizeof message; ++i) {
         message[i] = static_cast<uint8_t>(i * 131 + 7);
     }
-    const auto start = std::chrono::steady_clock::now();
-    for (int round = 0; round < kMaxCalibrationRounds; ++round) {
-        for (size_t c = 0; c < kCandidateCount; ++c) {
-            if (!facts.measurements[c].usable) {
-                continue;
-            }
-            const double nanoseconds = time_one_call(kCandidates[c].compress4, message);
-            if (round == 0 || nanoseconds < best_nanoseconds[c]) {
-                best_nanoseconds[c] = nanoseconds;
-            }
-        }
-        // Stop before a further round would overrun the budget (rounds take about equally long).
-        const auto elapsed = std::chrono::steady_clock::now() - start;
-        if (elapsed + elapsed / (round + 1) > kCalibrationBudget) {
-            break;
-        }
-    }
+    dispatch::time_best_of_rounds(
+        kCandidateCount, kMaxCalibrationRounds, kCalibrationBudget,
+        [&facts](size_t c) { return facts.measurements[c].usable; },
+        [&message](size_t c) { return time_one_call(kCandidates[c].compress4, message); },
+        best_nanoseconds);
 }
 
 CalibratedLanes4Facts calibrate() noexcept {

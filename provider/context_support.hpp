@@ -5,6 +5,7 @@
 #include <openssl/core.h>
 #include <openssl/crypto.h>
 
+#include <cstddef>
 #include <new>
 #include <type_traits>
 
@@ -23,6 +24,46 @@ inline bool require_absorbing(const ProviderContext* provider, Phase phase,
     }
     B2_RAISE(provider, phase == Phase::idle ? Reason::not_initialized : when_finished);
     return false;
+}
+
+// The update digests and MACs share: the whole input goes to the context's engine.
+template <class Context>
+int absorb(Context* ctx, const unsigned char* in, size_t inl) noexcept {
+    if (!require_absorbing(ctx->provider, ctx->phase, Reason::update_after_final)) {
+        return 0;
+    }
+    ctx->engine.update(in, inl);
+    return 1;
+}
+
+// The final digests and MACs share. A NULL `out` is a size query and leaves the message open;
+// otherwise `finish(out)` writes ctx->output_size() bytes and the context is finished.
+template <class Context, class Finish>
+int write_output(Context* ctx, unsigned char* out, size_t* outl, size_t outsize,
+                 Finish finish) noexcept {
+    if (!require_absorbing(ctx->provider, ctx->phase, Reason::already_finalized)) {
+        return 0;
+    }
+    const size_t size = ctx->output_size();
+    if (out == nullptr) {
+        *outl = size;
+        return 1;
+    }
+    if (outsize < size) {
+        B2_RAISE(ctx->provider, Reason::output_buffer_too_small);
+        return 0;
+    }
+    finish(out);
+    ctx->phase = Phase::finished;
+    *outl = size;
+    return 1;
+}
+
+// For contexts whose final is nothing but the engine's.
+template <class Context>
+int write_output(Context* ctx, unsigned char* out, size_t* outl, size_t outsize) noexcept {
+    return write_output(ctx, out, outl, outsize,
+                        [ctx](unsigned char* output) noexcept { ctx->engine.finish(output); });
 }
 
 // Contexts live in OpenSSL's allocator (so CRYPTO_set_mem_functions sees them) and are

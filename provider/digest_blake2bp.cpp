@@ -1,16 +1,14 @@
 // OSSL_OP_DIGEST implementation of BLAKE2BP-512 (BLAKE2bp, 4 leaves, 64-byte output).
 // SPDX-License-Identifier: Apache-2.0
 #include <openssl/core_dispatch.h>
-#include <openssl/core_names.h>
-#include <openssl/params.h>
 
 #include "algorithms.hpp"
 #include "baseline_guard.hpp"
 #include "blake2bp_engine.hpp"
 #include "blake2bp_params.hpp"
 #include "context_support.hpp"
+#include "digest_common.hpp"
 #include "errors.hpp"
-#include "names.hpp"
 #include "params.hpp"
 #include "provider_context.hpp"
 
@@ -23,6 +21,8 @@ struct DigestContext {
     Lanes4Kernel lanes4;
     Phase phase;
     Blake2bpEngine engine;
+
+    size_t output_size() const noexcept { return kBlake2bpDigestBytes; }
 };
 
 void* digest_newctx(void* provctx) noexcept {
@@ -62,93 +62,36 @@ int digest_init(void* vctx, const OSSL_PARAM params[]) noexcept {
 }
 
 int digest_update(void* vctx, const unsigned char* in, size_t inl) noexcept {
-    auto* ctx = static_cast<DigestContext*>(vctx);
-    if (!require_absorbing(ctx->provider, ctx->phase, Reason::update_after_final)) {
-        return 0;
-    }
-    ctx->engine.update(in, inl);
-    return 1;
+    return absorb(static_cast<DigestContext*>(vctx), in, inl);
 }
 
 int digest_final(void* vctx, unsigned char* out, size_t* outl, size_t outsz) noexcept {
-    auto* ctx = static_cast<DigestContext*>(vctx);
-    if (!require_absorbing(ctx->provider, ctx->phase, Reason::already_finalized)) {
-        return 0;
-    }
-    if (out == nullptr) {  // a size query, not a final
-        *outl = kBlake2bpDigestBytes;
-        return 1;
-    }
-    if (outsz < kBlake2bpDigestBytes) {
-        B2_RAISE(ctx->provider, Reason::output_buffer_too_small);
-        return 0;
-    }
-    ctx->engine.finish(out);
-    ctx->phase = Phase::finished;
-    *outl = kBlake2bpDigestBytes;
-    return 1;
+    return write_output(static_cast<DigestContext*>(vctx), out, outl, outsz);
 }
 
 int digest_get_params(OSSL_PARAM params[]) noexcept {
-    OSSL_PARAM* p = nullptr;
-    if ((p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_BLOCK_SIZE)) != nullptr &&
-        !OSSL_PARAM_set_size_t(p, kBlockBytes)) {
-        return 0;
-    }
-    if ((p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_SIZE)) != nullptr &&
-        !OSSL_PARAM_set_size_t(p, kBlake2bpDigestBytes)) {
-        return 0;
-    }
-    if ((p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_XOF)) != nullptr &&
-        !OSSL_PARAM_set_int(p, 0)) {
-        return 0;
-    }
-    if ((p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_ALGID_ABSENT)) != nullptr &&
-        !OSSL_PARAM_set_int(p, 0)) {
-        return 0;
-    }
-    return 1;
+    return get_digest_params(params, kBlake2bpDigestBytes) ? 1 : 0;
 }
 
 const OSSL_PARAM* digest_gettable_params(void*) noexcept {
-    static const OSSL_PARAM kGettable[] = {
-        OSSL_PARAM_size_t(OSSL_DIGEST_PARAM_BLOCK_SIZE, nullptr),
-        OSSL_PARAM_size_t(OSSL_DIGEST_PARAM_SIZE, nullptr),
-        OSSL_PARAM_int(OSSL_DIGEST_PARAM_XOF, nullptr),
-        OSSL_PARAM_int(OSSL_DIGEST_PARAM_ALGID_ABSENT, nullptr),
-        OSSL_PARAM_END,
-    };
-    return kGettable;
+    return kDigestGettableParams;
 }
 
 int digest_set_ctx_params(void* vctx, const OSSL_PARAM params[]) noexcept {
     return check_params(static_cast<DigestContext*>(vctx), params) ? 1 : 0;
 }
 
-// salt and custom are listed so that callers reach our refusal (with its reason) instead of a
-// generic "unknown parameter".
 const OSSL_PARAM* digest_settable_ctx_params(void*, void*) noexcept {
-    static const OSSL_PARAM kSettable[] = {
-        OSSL_PARAM_size_t(OSSL_DIGEST_PARAM_SIZE, nullptr),
-        OSSL_PARAM_octet_string(OSSL_MAC_PARAM_SALT, nullptr, 0),
-        OSSL_PARAM_octet_string(OSSL_MAC_PARAM_CUSTOM, nullptr, 0),
-        OSSL_PARAM_END,
-    };
-    return kSettable;
+    return kDigestSettableCtxParams;
 }
 
 int digest_get_ctx_params(void* vctx, OSSL_PARAM params[]) noexcept {
     const auto* ctx = static_cast<const DigestContext*>(vctx);
-    return get_common_ctx_params(params, kBlake2bpDigestBytes, ctx->lanes4.name) ? 1 : 0;
+    return get_common_ctx_params(params, ctx->output_size(), ctx->lanes4.name) ? 1 : 0;
 }
 
 const OSSL_PARAM* digest_gettable_ctx_params(void*, void*) noexcept {
-    static const OSSL_PARAM kGettable[] = {
-        OSSL_PARAM_size_t(OSSL_DIGEST_PARAM_SIZE, nullptr),
-        OSSL_PARAM_utf8_ptr(names::kParamKernel, nullptr, 0),
-        OSSL_PARAM_END,
-    };
-    return kGettable;
+    return kDigestGettableCtxParams;
 }
 
 }  // namespace

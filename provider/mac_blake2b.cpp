@@ -1,18 +1,14 @@
 // OSSL_OP_MAC implementation of BLAKE2BMAC: keyed BLAKE2b on the shared streaming engine.
 // SPDX-License-Identifier: Apache-2.0
 #include <openssl/core_dispatch.h>
-#include <openssl/core_names.h>
 #include <openssl/crypto.h>
-#include <openssl/params.h>
 
-#include <cstring>
-
-#include "baseline_guard.hpp"
 #include "algorithms.hpp"
+#include "baseline_guard.hpp"
 #include "blake2b_engine.hpp"
 #include "context_support.hpp"
 #include "errors.hpp"
-#include "names.hpp"
+#include "mac_common.hpp"
 #include "params.hpp"
 #include "provider_context.hpp"
 
@@ -28,8 +24,7 @@ struct MacContext {
 
     // Configuration: applied at the next init.
     Blake2bSettings settings;
-    uint8_t key[kMaxKeyBytes];
-    uint8_t key_length;  // 0 until a key is set
+    MacKey key;
 
     // Derived from the configuration; key material.
     bool keyed_state_valid;
@@ -63,21 +58,16 @@ void invalidate_keyed_state(MacContext* ctx) noexcept {
     ctx->keyed_state_valid = false;
 }
 
-void store_key(MacContext* ctx, const KeyArgument& key) noexcept {
-    std::memset(ctx->key, 0, sizeof ctx->key);
-    std::memcpy(ctx->key, key.bytes, key.length);
-    ctx->key_length = static_cast<uint8_t>(key.length);
-}
-
 Blake2bParams configured_params(const MacContext* ctx) noexcept {
-    return ctx->settings.to_params(ctx->key_length);
+    return ctx->settings.to_params(ctx->key.length);
 }
 
 // The message so far is empty and the configuration is about to change: move the engine
 // back to "key block buffered" under the configuration it was started with.
 void detach_from_keyed_state(MacContext* ctx) noexcept {
     if (ctx->phase == Phase::absorbing && ctx->resumed_without_message) {
-        ctx->engine.start_keyed_empty(ctx->kernel->compress, configured_params(ctx), ctx->key);
+        ctx->engine.start_keyed_empty(ctx->kernel->compress, configured_params(ctx),
+                                      ctx->key.bytes);
         ctx->resumed_without_message = false;
     }
 }
@@ -86,23 +76,20 @@ void detach_from_keyed_state(MacContext* ctx) noexcept {
 // a failing call changes nothing.
 bool configure(MacContext* ctx, const OSSL_PARAM params[], KeyArgument key_argument) noexcept {
     ParsedParams parsed;
+    KeyArgument new_key;
     Reason failure{};
-    if (!parse_params(params, ctx->settings, KeyPolicy::accept, parsed, failure)) {
+    if (!parse_params(params, ctx->settings, KeyPolicy::accept, parsed, failure) ||
+        !select_key(key_argument, parsed.key, new_key, failure)) {
         B2_RAISE(ctx->provider, failure);
         return false;
     }
-    if (key_argument.bytes != nullptr && !is_valid_key_length(key_argument.length)) {
-        B2_RAISE(ctx->provider, Reason::invalid_key_length);
-        return false;
-    }
-    const KeyArgument& new_key = key_argument.bytes != nullptr ? key_argument : parsed.key;
     if (!parsed.settings_changed && new_key.bytes == nullptr) {
         return true;
     }
     detach_from_keyed_state(ctx);
     ctx->settings = parsed.settings;
     if (new_key.bytes != nullptr) {
-        store_key(ctx, new_key);
+        store_key(ctx->key, new_key);
     }
     invalidate_keyed_state(ctx);
     return true;
@@ -114,13 +101,12 @@ int mac_init(void* vctx, const unsigned char* key, size_t keylen,
     if (!configure(ctx, params, KeyArgument{key, keylen})) {
         return 0;
     }
-    if (ctx->key_length == 0) {
-        B2_RAISE(ctx->provider, Reason::no_key_set);
+    if (!require_key(ctx->provider, ctx->key)) {
         return 0;
     }
     if (!ctx->keyed_state_valid) {
-        ctx->keyed_state = Blake2bEngine::state_after_key_block(ctx->kernel->compress,
-                                                                configured_params(ctx), ctx->key);
+        ctx->keyed_state = Blake2bEngine::state_after_key_block(
+            ctx->kernel->compress, configured_params(ctx), ctx->key.bytes);
         ctx->keyed_state_valid = true;
     }
     ctx->engine.resume(ctx->kernel->compress, ctx->keyed_state, ctx->settings.output_size);
@@ -143,23 +129,10 @@ int mac_update(void* vctx, const unsigned char* in, size_t inl) noexcept {
 
 int mac_final(void* vctx, unsigned char* out, size_t* outl, size_t outsize) noexcept {
     auto* ctx = static_cast<MacContext*>(vctx);
-    if (!require_absorbing(ctx->provider, ctx->phase, Reason::already_finalized)) {
-        return 0;
-    }
-    const size_t size = ctx->output_size();
-    if (out == nullptr) {  // a size query, not a final
-        *outl = size;
-        return 1;
-    }
-    if (outsize < size) {
-        B2_RAISE(ctx->provider, Reason::output_buffer_too_small);
-        return 0;
-    }
-    detach_from_keyed_state(ctx);
-    ctx->engine.finish(out);
-    ctx->phase = Phase::finished;
-    *outl = size;
-    return 1;
+    return write_output(ctx, out, outl, outsize, [ctx](unsigned char* output) noexcept {
+        detach_from_keyed_state(ctx);
+        ctx->engine.finish(output);
+    });
 }
 
 int mac_set_ctx_params(void* vctx, const OSSL_PARAM params[]) noexcept {
@@ -167,33 +140,16 @@ int mac_set_ctx_params(void* vctx, const OSSL_PARAM params[]) noexcept {
 }
 
 const OSSL_PARAM* mac_settable_ctx_params(void*, void*) noexcept {
-    static const OSSL_PARAM kSettable[] = {
-        OSSL_PARAM_octet_string(OSSL_MAC_PARAM_CUSTOM, nullptr, 0),
-        OSSL_PARAM_octet_string(OSSL_MAC_PARAM_KEY, nullptr, 0),
-        OSSL_PARAM_octet_string(OSSL_MAC_PARAM_SALT, nullptr, 0),
-        OSSL_PARAM_size_t(OSSL_MAC_PARAM_SIZE, nullptr),
-        OSSL_PARAM_END,
-    };
-    return kSettable;
+    return kMacSettableCtxParams;
 }
 
 int mac_get_ctx_params(void* vctx, OSSL_PARAM params[]) noexcept {
     const auto* ctx = static_cast<const MacContext*>(vctx);
-    OSSL_PARAM* p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_BLOCK_SIZE);
-    if (p != nullptr && !OSSL_PARAM_set_size_t(p, kBlockBytes)) {
-        return 0;
-    }
-    return get_common_ctx_params(params, ctx->output_size(), ctx->kernel->name) ? 1 : 0;
+    return get_mac_ctx_params(params, ctx->output_size(), ctx->kernel->name) ? 1 : 0;
 }
 
 const OSSL_PARAM* mac_gettable_ctx_params(void*, void*) noexcept {
-    static const OSSL_PARAM kGettable[] = {
-        OSSL_PARAM_size_t(OSSL_MAC_PARAM_SIZE, nullptr),
-        OSSL_PARAM_size_t(OSSL_MAC_PARAM_BLOCK_SIZE, nullptr),
-        OSSL_PARAM_utf8_ptr(names::kParamKernel, nullptr, 0),
-        OSSL_PARAM_END,
-    };
-    return kGettable;
+    return kMacGettableCtxParams;
 }
 
 }  // namespace

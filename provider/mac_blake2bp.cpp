@@ -1,10 +1,6 @@
 // OSSL_OP_MAC implementation of BLAKE2BPMAC: keyed BLAKE2bp, 64-byte output.
 // SPDX-License-Identifier: Apache-2.0
 #include <openssl/core_dispatch.h>
-#include <openssl/core_names.h>
-#include <openssl/params.h>
-
-#include <cstring>
 
 #include "algorithms.hpp"
 #include "baseline_guard.hpp"
@@ -12,7 +8,7 @@
 #include "blake2bp_params.hpp"
 #include "context_support.hpp"
 #include "errors.hpp"
-#include "names.hpp"
+#include "mac_common.hpp"
 #include "params.hpp"
 #include "provider_context.hpp"
 
@@ -24,10 +20,11 @@ struct MacContext {
     ProviderContext* provider;
     const KernelInfo* kernel;
     Lanes4Kernel lanes4;
-    uint8_t key[kMaxKeyBytes];
-    uint8_t key_length;  // 0 until a key is set; applied at the next init
+    MacKey key;  // applied at the next init
     Phase phase;
     Blake2bpEngine engine;
+
+    size_t output_size() const noexcept { return kBlake2bpDigestBytes; }
 };
 
 void* mac_newctx(void* provctx) noexcept {
@@ -50,20 +47,15 @@ void* mac_dupctx(void* vctx) noexcept {
 // a failing call changes nothing.
 bool configure(MacContext* ctx, const OSSL_PARAM params[], KeyArgument key_argument) noexcept {
     KeyArgument param_key;
+    KeyArgument new_key;
     Reason failure{};
-    if (!parse_blake2bp_params(params, KeyPolicy::accept, param_key, failure)) {
+    if (!parse_blake2bp_params(params, KeyPolicy::accept, param_key, failure) ||
+        !select_key(key_argument, param_key, new_key, failure)) {
         B2_RAISE(ctx->provider, failure);
         return false;
     }
-    if (key_argument.bytes != nullptr && !is_valid_key_length(key_argument.length)) {
-        B2_RAISE(ctx->provider, Reason::invalid_key_length);
-        return false;
-    }
-    const KeyArgument& new_key = key_argument.bytes != nullptr ? key_argument : param_key;
     if (new_key.bytes != nullptr) {
-        std::memset(ctx->key, 0, sizeof ctx->key);
-        std::memcpy(ctx->key, new_key.bytes, new_key.length);
-        ctx->key_length = static_cast<uint8_t>(new_key.length);
+        store_key(ctx->key, new_key);
     }
     return true;
 }
@@ -74,77 +66,38 @@ int mac_init(void* vctx, const unsigned char* key, size_t keylen,
     if (!configure(ctx, params, KeyArgument{key, keylen})) {
         return 0;
     }
-    if (ctx->key_length == 0) {
-        B2_RAISE(ctx->provider, Reason::no_key_set);
+    if (!require_key(ctx->provider, ctx->key)) {
         return 0;
     }
-    ctx->engine.start(ctx->kernel->compress, ctx->lanes4.compress4, ctx->key, ctx->key_length);
+    ctx->engine.start(ctx->kernel->compress, ctx->lanes4.compress4, ctx->key.bytes,
+                      ctx->key.length);
     ctx->phase = Phase::absorbing;
     return 1;
 }
 
 int mac_update(void* vctx, const unsigned char* in, size_t inl) noexcept {
-    auto* ctx = static_cast<MacContext*>(vctx);
-    if (!require_absorbing(ctx->provider, ctx->phase, Reason::update_after_final)) {
-        return 0;
-    }
-    ctx->engine.update(in, inl);
-    return 1;
+    return absorb(static_cast<MacContext*>(vctx), in, inl);
 }
 
 int mac_final(void* vctx, unsigned char* out, size_t* outl, size_t outsize) noexcept {
-    auto* ctx = static_cast<MacContext*>(vctx);
-    if (!require_absorbing(ctx->provider, ctx->phase, Reason::already_finalized)) {
-        return 0;
-    }
-    if (out == nullptr) {  // a size query, not a final
-        *outl = kBlake2bpDigestBytes;
-        return 1;
-    }
-    if (outsize < kBlake2bpDigestBytes) {
-        B2_RAISE(ctx->provider, Reason::output_buffer_too_small);
-        return 0;
-    }
-    ctx->engine.finish(out);
-    ctx->phase = Phase::finished;
-    *outl = kBlake2bpDigestBytes;
-    return 1;
+    return write_output(static_cast<MacContext*>(vctx), out, outl, outsize);
 }
 
 int mac_set_ctx_params(void* vctx, const OSSL_PARAM params[]) noexcept {
     return configure(static_cast<MacContext*>(vctx), params, KeyArgument{}) ? 1 : 0;
 }
 
-// salt and custom are listed so that callers reach our refusal (with its reason) instead of a
-// generic "unknown parameter".
 const OSSL_PARAM* mac_settable_ctx_params(void*, void*) noexcept {
-    static const OSSL_PARAM kSettable[] = {
-        OSSL_PARAM_octet_string(OSSL_MAC_PARAM_CUSTOM, nullptr, 0),
-        OSSL_PARAM_octet_string(OSSL_MAC_PARAM_KEY, nullptr, 0),
-        OSSL_PARAM_octet_string(OSSL_MAC_PARAM_SALT, nullptr, 0),
-        OSSL_PARAM_size_t(OSSL_MAC_PARAM_SIZE, nullptr),
-        OSSL_PARAM_END,
-    };
-    return kSettable;
+    return kMacSettableCtxParams;
 }
 
 int mac_get_ctx_params(void* vctx, OSSL_PARAM params[]) noexcept {
     const auto* ctx = static_cast<const MacContext*>(vctx);
-    OSSL_PARAM* p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_BLOCK_SIZE);
-    if (p != nullptr && !OSSL_PARAM_set_size_t(p, kBlockBytes)) {
-        return 0;
-    }
-    return get_common_ctx_params(params, kBlake2bpDigestBytes, ctx->lanes4.name) ? 1 : 0;
+    return get_mac_ctx_params(params, ctx->output_size(), ctx->lanes4.name) ? 1 : 0;
 }
 
 const OSSL_PARAM* mac_gettable_ctx_params(void*, void*) noexcept {
-    static const OSSL_PARAM kGettable[] = {
-        OSSL_PARAM_size_t(OSSL_MAC_PARAM_SIZE, nullptr),
-        OSSL_PARAM_size_t(OSSL_MAC_PARAM_BLOCK_SIZE, nullptr),
-        OSSL_PARAM_utf8_ptr(names::kParamKernel, nullptr, 0),
-        OSSL_PARAM_END,
-    };
-    return kGettable;
+    return kMacGettableCtxParams;
 }
 
 }  // namespace

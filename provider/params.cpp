@@ -1,7 +1,7 @@
-// Parsing and validation of the BLAKE2b parameters shared by the digest and the MAC.
+// BLAKE2b parameter parsing for the digest and MAC, plus the size and key readers BLAKE2bp uses.
 // SPDX-License-Identifier: Apache-2.0
-#include "baseline_guard.hpp"
 #include "params.hpp"
+#include "baseline_guard.hpp"
 
 #include <openssl/core_names.h>
 #include <openssl/params.h>
@@ -37,35 +37,6 @@ bool parse_padded_field(const OSSL_PARAM* p, uint8_t* field, size_t field_size, 
     return true;
 }
 
-bool parse_output_size(const OSSL_PARAM* p, uint8_t& output_size, Reason& failure) noexcept {
-    size_t size = 0;
-    if ((p->data_type != OSSL_PARAM_INTEGER && p->data_type != OSSL_PARAM_UNSIGNED_INTEGER) ||
-        p->data == nullptr) {
-        failure = Reason::wrong_param_type;
-        return false;
-    }
-    if (!OSSL_PARAM_get_size_t(p, &size) || size < 1 || size > kMaxDigestBytes) {
-        failure = Reason::invalid_output_size;
-        return false;
-    }
-    output_size = static_cast<uint8_t>(size);
-    return true;
-}
-
-bool parse_key(const OSSL_PARAM* p, KeyArgument& key, Reason& failure) noexcept {
-    if (p->data_type != OSSL_PARAM_OCTET_STRING || !is_readable(p)) {
-        failure = Reason::wrong_param_type;
-        return false;
-    }
-    if (!is_valid_key_length(p->data_size)) {
-        failure = Reason::invalid_key_length;
-        return false;
-    }
-    key.bytes = static_cast<const uint8_t*>(p->data);
-    key.length = p->data_size;
-    return true;
-}
-
 }  // namespace
 
 Blake2bParams Blake2bSettings::to_params(uint8_t key_length) const noexcept {
@@ -81,6 +52,34 @@ bool is_valid_key_length(size_t length) noexcept {
     return length >= 1 && length <= kMaxKeyBytes;
 }
 
+bool parse_size_param(const OSSL_PARAM* p, size_t min, size_t max, Reason out_of_range,
+                      size_t& size, Reason& failure) noexcept {
+    if ((p->data_type != OSSL_PARAM_INTEGER && p->data_type != OSSL_PARAM_UNSIGNED_INTEGER) ||
+        p->data == nullptr) {
+        failure = Reason::wrong_param_type;
+        return false;
+    }
+    if (!OSSL_PARAM_get_size_t(p, &size) || size < min || size > max) {
+        failure = out_of_range;
+        return false;
+    }
+    return true;
+}
+
+bool parse_key_param(const OSSL_PARAM* p, KeyArgument& key, Reason& failure) noexcept {
+    if (p->data_type != OSSL_PARAM_OCTET_STRING || !is_readable(p)) {
+        failure = Reason::wrong_param_type;
+        return false;
+    }
+    if (!is_valid_key_length(p->data_size)) {
+        failure = Reason::invalid_key_length;
+        return false;
+    }
+    key.bytes = static_cast<const uint8_t*>(p->data);
+    key.length = p->data_size;
+    return true;
+}
+
 bool parse_params(const OSSL_PARAM params[], const Blake2bSettings& current, KeyPolicy key_policy,
                   ParsedParams& parsed, Reason& failure) noexcept {
     parsed = ParsedParams{};
@@ -90,9 +89,11 @@ bool parse_params(const OSSL_PARAM params[], const Blake2bSettings& current, Key
     }
     const OSSL_PARAM* p = nullptr;
     if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_SIZE)) != nullptr) {
-        if (!parse_output_size(p, parsed.settings.output_size, failure)) {
+        size_t size = 0;
+        if (!parse_size_param(p, 1, kMaxDigestBytes, Reason::invalid_output_size, size, failure)) {
             return false;
         }
+        parsed.settings.output_size = static_cast<uint8_t>(size);
         parsed.settings_changed = true;
     }
     if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_SALT)) != nullptr) {
@@ -111,7 +112,7 @@ bool parse_params(const OSSL_PARAM params[], const Blake2bSettings& current, Key
     }
     if (key_policy == KeyPolicy::accept &&
         (p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_KEY)) != nullptr) {
-        return parse_key(p, parsed.key, failure);
+        return parse_key_param(p, parsed.key, failure);
     }
     return true;
 }

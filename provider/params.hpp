@@ -1,4 +1,4 @@
-// Parsing and validation of the BLAKE2b parameters shared by the digest and the MAC.
+// BLAKE2b parameter parsing for the digest and MAC, plus the size and key readers BLAKE2bp uses.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -40,6 +40,15 @@ bool parse_params(const OSSL_PARAM params[], const Blake2bSettings& current, Key
                   ParsedParams& parsed, Reason& failure) noexcept;
 
 bool is_valid_key_length(size_t length) noexcept;
+
+// An integer param read as size_t and required to lie in [min, max]. A param of another type,
+// or with no data, is wrong_param_type and never read (OpenSSL 3.0's getters would dereference
+// it); a value outside the range or not representable as size_t is `out_of_range`.
+bool parse_size_param(const OSSL_PARAM* p, size_t min, size_t max, Reason out_of_range,
+                      size_t& size, Reason& failure) noexcept;
+
+// The "key" param: an octet string of a valid key length, referenced (not copied) by `key`.
+bool parse_key_param(const OSSL_PARAM* p, KeyArgument& key, Reason& failure) noexcept;
 
 // Fills the gettable parameters common to digest and MAC contexts.
 bool get_common_ctx_params(OSSL_PARAM params[], size_t output_size,

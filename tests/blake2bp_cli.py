@@ -15,16 +15,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-passed = failed = 0
+from cli_checks import Tally
 
-
-def check(condition: bool, what: str, detail: str = "") -> None:
-    global passed, failed
-    if condition:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what}\n{detail}", file=sys.stderr)
+TALLY = Tally("blake2bp_cli")
+check = TALLY.check
 
 
 def load_generator(vectors_dir: Path):
@@ -78,8 +72,7 @@ def main() -> int:
             check(result.returncode != 0 and reason in result.stderr,
                   f"openssl mac BLAKE2BPMAC -macopt {option} is refused with '{reason}'",
                   f"rc {result.returncode}\nstdout {result.stdout}\nstderr {result.stderr}")
-    print(f"blake2bp_cli: {passed} passed, {failed} failed")
-    return 0 if failed == 0 and passed > 0 else 1
+    return TALLY.finish()
 
 
 if __name__ == "__main__":

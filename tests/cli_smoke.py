@@ -11,16 +11,10 @@ import subprocess
 import sys
 import tempfile
 
-passed = failed = 0
+from cli_checks import Tally
 
-
-def check(condition, what, detail=""):
-    global passed, failed
-    if condition:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what}\n{detail}", file=sys.stderr)
+TALLY = Tally("cli_smoke")
+check = TALLY.check
 
 
 def openssl(module_dir, *args, propquery=True):
@@ -89,8 +83,7 @@ def main():
         check(result.returncode != 0 and "blake2simd" in result.stderr
               and "invalid key length" in result.stderr, "65-byte key rejected by us", result.stderr)
 
-    print(f"cli_smoke: {passed} passed, {failed} failed")
-    return 0 if failed == 0 and passed > 0 else 1
+    return TALLY.finish()
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
-// Tiny check counter for the kernel-level tests, which link no OpenSSL.
+// Check counter and random source for the kernel-level tests, which link no OpenSSL.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 
 namespace b2kernels_test {
@@ -38,6 +39,22 @@ class Checks final {
     const char* m_program;
     long m_passed = 0;
     long m_failed = 0;
+};
+
+// splitmix64: small and deterministic, so a failure reproduces from the seed.
+class Random final {
+  public:
+    explicit Random(uint64_t seed) : m_state(seed) {}
+    uint64_t next() {
+        uint64_t z = (m_state += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        return z ^ (z >> 31);
+    }
+    uint64_t below(uint64_t bound) { return next() % bound; }
+
+  private:
+    uint64_t m_state;
 };
 
 }  // namespace b2kernels_test

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "dispatch.hpp"
+#include "kernels_check.hpp"
 #include "lanes4.hpp"
 
 namespace {
@@ -53,20 +54,7 @@ bool in_list(const std::string& list, std::string_view item) {
     return false;
 }
 
-class Random final {
-  public:
-    explicit Random(uint64_t seed) : m_state(seed) {}
-    uint64_t next() {
-        uint64_t z = (m_state += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-    }
-    uint64_t below(uint64_t bound) { return next() % bound; }
-
-  private:
-    uint64_t m_state;
-};
+using b2kernels_test::Random;
 
 int failures = 0;
 int checks = 0;

@@ -22,21 +22,7 @@ using blake2simd::KernelInfo;
 constexpr size_t kMaxBlocks = 20;
 constexpr size_t kMaxMisalignment = 15;
 
-// splitmix64: small, deterministic, good enough to scatter bits.
-class Random final {
-  public:
-    explicit Random(uint64_t seed) : m_state(seed) {}
-    uint64_t next() {
-        uint64_t z = (m_state += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-    }
-    uint64_t below(uint64_t bound) { return next() % bound; }
-
-  private:
-    uint64_t m_state;
-};
+using b2kernels_test::Random;
 
 struct Case {
     Blake2bState state;

@@ -20,27 +20,12 @@ namespace {
 using b2test::Report;
 using Bytes = std::vector<uint8_t>;
 
+using b2test::contains;
+using b2test::last_reason;
+using b2test::mac_final;
+
 Bytes pattern(size_t length, uint8_t seed) {
-    Bytes bytes(length);
-    for (size_t i = 0; i < length; ++i) {
-        bytes[i] = static_cast<uint8_t>(seed + 7 * i);
-    }
-    return bytes;
-}
-
-// The reason text of the newest error on the queue (queue emptied), or "".
-std::string last_reason() {
-    unsigned long code = 0;
-    unsigned long last = 0;
-    while ((code = ERR_get_error()) != 0) {
-        last = code;
-    }
-    const char* reason = last != 0 ? ERR_reason_error_string(last) : nullptr;
-    return reason != nullptr ? reason : "";
-}
-
-bool contains(const std::string& text, const char* part) {
-    return text.find(part) != std::string::npos;
+    return b2test::pattern(length, seed, 7);
 }
 
 struct MacPair {
@@ -57,16 +42,6 @@ struct FetchedMacs {
 MacPair new_mac_pair(const FetchedMacs& macs) {
     return {b2test::MacCtxPtr(EVP_MAC_CTX_new(macs.ours.get())),
             b2test::MacCtxPtr(EVP_MAC_CTX_new(macs.theirs.get()))};
-}
-
-Bytes mac_final(EVP_MAC_CTX* ctx) {
-    Bytes out(64);
-    size_t length = 0;
-    if (EVP_MAC_final(ctx, out.data(), &length, out.size()) != 1) {
-        return {};
-    }
-    out.resize(length);
-    return out;
 }
 
 Bytes mac_message(EVP_MAC_CTX* ctx, const uint8_t* key, size_t key_length, const OSSL_PARAM* params,
@@ -245,6 +220,12 @@ void check_key_reuse(Report& report, const FetchedMacs& macs) {
     B2_CHECK(report,
              rekeyed == mac_message(theirs, other_key.data(), other_key.size(), with_salt, message),
              "key param replaces the key");
+    // Params are applied before the key argument, so the init key wins over a key param.
+    const Bytes init_wins = mac_message(ours, key.data(), key.size(), new_key, message);
+    B2_CHECK(report,
+             init_wins == mac_message(theirs, key.data(), key.size(), with_salt, message) &&
+                 init_wins == mac_message(theirs, key.data(), key.size(), new_key, message),
+             "the init key wins over a key param given with it");
 }
 
 void check_life_cycle(Report& report, const b2test::ProviderSession& session,

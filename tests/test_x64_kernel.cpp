@@ -10,6 +10,7 @@
 
 #include "compress_x64.hpp"
 #include "kernel.hpp"
+#include "kernels_check.hpp"
 
 namespace {
 
@@ -21,17 +22,7 @@ using blake2simd::kernels::compress_x64;
 constexpr size_t kMaxBlocks = 20;
 constexpr size_t kMaxMisalignment = 15;
 
-// splitmix64: deterministic, so a failure reproduces.
-struct Random {
-    uint64_t state;
-    uint64_t next() noexcept {
-        uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-    }
-    size_t below(size_t bound) noexcept { return static_cast<size_t>(next() % bound); }
-};
+using b2kernels_test::Random;
 
 long g_failures = 0;
 long g_checks = 0;

@@ -36,6 +36,14 @@ import sys
 from pathlib import Path
 
 VECTORS_DIR = Path(__file__).resolve().parent
+# Tests load this file by path (importlib), which does not put its directory on sys.path.
+if str(VECTORS_DIR) not in sys.path:
+    sys.path.insert(0, str(VECTORS_DIR))
+
+import kat_files  # noqa: E402  (needs the path set above)
+from kat_files import (  # noqa: E402
+    MAX_STORED_INPUT, OFFICIAL_KEY, format_json_array, pattern_bytes)
+
 KAT_TXT = "blake2bp-kat.txt"
 KAT_JSON = "blake2bp-kat.json"
 EXTENDED_JSON = "blake2bp-extended.json"
@@ -43,10 +51,6 @@ EXTENDED_JSON = "blake2bp-extended.json"
 # sha256 of testvectors/blake2bp-kat.txt at BLAKE2/BLAKE2 commit ed1974ea83433eba7b2d95c5dcd9ac33cb847913
 # (also recorded in ../shared/vectors/official/SOURCE.md).
 OFFICIAL_TXT_SHA256 = "12ef93cfb8d9f75f5bb62d19e7c9d1c28aa515feb26eb1d1d6027eebcbaf0367"
-
-OFFICIAL_KEY = bytes(range(64))
-OFFICIAL_INPUT_COUNT = 256
-MAX_STORED_INPUT = 257
 
 BLOCK = 128
 LEAVES = 4
@@ -190,35 +194,11 @@ def blake2bp(message: bytes, key: bytes = b"") -> bytes:
 
 
 def official_kat_txt() -> bytes:
-    records = []
-    for length in range(OFFICIAL_INPUT_COUNT):
-        message = bytes(range(length))
-        records.append(f"in:\t{message.hex()}\nkey:\t{OFFICIAL_KEY.hex()}\n"
-                       f"hash:\t{blake2bp(message, OFFICIAL_KEY).hex()}\n")
-    # The reference file opens with two newlines; one blank line separates records.
-    return ("\n\n" + "\n".join(records)).encode("ascii")
+    return kat_files.official_kat_txt(blake2bp)
 
 
 def official_kat_entries() -> list:
-    entries = []
-    for key in (b"", OFFICIAL_KEY):
-        for length in range(OFFICIAL_INPUT_COUNT):
-            message = bytes(range(length))
-            entries.append({"hash": "blake2bp", "in": message.hex(), "key": key.hex(),
-                            "out": blake2bp(message, key).hex()})
-    return entries
-
-
-def format_json_array(entries: list) -> bytes:
-    """The layout of the official blake2-kat.json: one object per block, keys indented by 4."""
-    objects = ",\n".join(json.dumps(entry, indent=4) for entry in entries)
-    return f"[\n{objects}\n]\n".encode("ascii")
-
-
-def pattern_bytes(length: int) -> bytes:
-    period = bytes(range(251))
-    whole, rest = divmod(length, len(period))
-    return period * whole + period[:rest]
+    return kat_files.official_kat_entries("blake2bp", blake2bp)
 
 
 def key_bytes(length: int, seed: int) -> bytes:
@@ -261,21 +241,6 @@ def generated_files() -> dict:
     check_pure_against_hashlib()
     return {KAT_TXT: official_kat_txt(), KAT_JSON: format_json_array(official_kat_entries()),
             EXTENDED_JSON: format_json_array(extended_entries())}
-
-
-def check(directory: Path) -> int:
-    differences = 0
-    for name, expected in generated_files().items():
-        path = directory / name
-        if not path.is_file():
-            print(f"MISSING {path}")
-            differences += 1
-        elif path.read_bytes() != expected:
-            print(f"DIFFERS {path}: regenerate with vectors/gen_blake2bp.py")
-            differences += 1
-        else:
-            print(f"ok      {path} ({len(expected)} bytes)")
-    return 1 if differences else 0
 
 
 def verify_official(official_dir: Path) -> int:
@@ -328,11 +293,8 @@ def main() -> int:
     if args.verify_official is not None:
         return verify_official(args.verify_official)
     if args.check:
-        return check(args.dir)
-    for name, content in generated_files().items():
-        (args.dir / name).write_bytes(content)
-        print(f"wrote {args.dir / name} ({len(content)} bytes)")
-    return 0
+        return kat_files.check_files(generated_files(), args.dir, "gen_blake2bp.py")
+    return kat_files.write_files(generated_files(), args.dir)
 
 
 if __name__ == "__main__":

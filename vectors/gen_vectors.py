@@ -23,31 +23,24 @@ Extended-vector objects all carry the same keys, in this order:
 
 import argparse
 import hashlib
-import json
 import os
 import random
 import sys
 from pathlib import Path
 
 VECTORS_DIR = Path(__file__).resolve().parent
+# Tests load this file by path (importlib), which does not put its directory on sys.path.
+if str(VECTORS_DIR) not in sys.path:
+    sys.path.insert(0, str(VECTORS_DIR))
+
+import kat_files  # noqa: E402  (needs the path set above)
+from kat_files import MAX_STORED_INPUT, format_json_array, pattern_bytes  # noqa: E402
+
 KAT_TXT = "blake2b-kat.txt"
 KAT_JSON = "blake2b-kat.json"
 EXTENDED_JSON = "blake2b-extended.json"
 
-# The official files use this key for every keyed entry: bytes 0x00..0x3f.
-OFFICIAL_KEY = bytes(range(64))
-OFFICIAL_INPUT_COUNT = 256
-
-# Messages longer than this are described by pattern and length instead of being stored.
-MAX_STORED_INPUT = 257
 BLOCK = 128
-
-
-def pattern_bytes(length: int) -> bytes:
-    """Byte i is i % 251: a prime period, so block boundaries never line up with the pattern."""
-    period = bytes(range(251))
-    whole, rest = divmod(length, len(period))
-    return period * whole + period[:rest]
 
 
 def blake2b(message: bytes, key: bytes = b"", salt: bytes = b"", custom: bytes = b"",
@@ -59,32 +52,11 @@ def blake2b(message: bytes, key: bytes = b"", salt: bytes = b"", custom: bytes =
 
 
 def official_kat_txt() -> bytes:
-    records = []
-    for length in range(OFFICIAL_INPUT_COUNT):
-        message = bytes(range(length))
-        records.append(f"in:\t{message.hex()}\nkey:\t{OFFICIAL_KEY.hex()}\n"
-                       f"hash:\t{blake2b(message, OFFICIAL_KEY).hex()}\n")
-    # Byte-exact layout of the reference file: it opens with two newline bytes, and one blank
-    # line separates records; the last record ends with a single newline.
-    return ("\n\n" + "\n".join(records)).encode("ascii")
+    return kat_files.official_kat_txt(blake2b)
 
 
 def official_kat_entries() -> list:
-    entries = []
-    for key in (b"", OFFICIAL_KEY):
-        for length in range(OFFICIAL_INPUT_COUNT):
-            message = bytes(range(length))
-            entries.append({"hash": "blake2b", "in": message.hex(), "key": key.hex(),
-                            "out": blake2b(message, key).hex()})
-    return entries
-
-
-def format_json_array(entries: list) -> bytes:
-    """The layout of the official blake2-kat.json: one object per block, keys indented by 4."""
-    if not entries:
-        return b"[\n]\n"
-    objects = ",\n".join(json.dumps(entry, indent=4) for entry in entries)
-    return f"[\n{objects}\n]\n".encode("ascii")
+    return kat_files.official_kat_entries("blake2b", blake2b)
 
 
 # ---------------------------------------------------------------- extended vectors
@@ -197,21 +169,6 @@ def generated_files() -> dict:
     }
 
 
-def check(directory: Path) -> int:
-    differences = 0
-    for name, expected in generated_files().items():
-        path = directory / name
-        if not path.is_file():
-            print(f"MISSING {path}")
-            differences += 1
-        elif path.read_bytes() != expected:
-            print(f"DIFFERS {path}: regenerate with vectors/gen_vectors.py")
-            differences += 1
-        else:
-            print(f"ok      {path} ({len(expected)} bytes)")
-    return 1 if differences else 0
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true",
@@ -240,11 +197,8 @@ def main() -> int:
                                                                  args.max_length)))
         return 0
     if args.check:
-        return check(args.dir)
-    for name, content in generated_files().items():
-        (args.dir / name).write_bytes(content)
-        print(f"wrote {args.dir / name} ({len(content)} bytes)")
-    return 0
+        return kat_files.check_files(generated_files(), args.dir, "gen_vectors.py")
+    return kat_files.write_files(generated_files(), args.dir)
 
 
 if __name__ == "__main__":

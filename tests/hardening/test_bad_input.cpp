@@ -20,27 +20,12 @@ namespace {
 using b2test::Report;
 using Bytes = std::vector<uint8_t>;
 
+using b2test::contains;
+using b2test::last_reason;
+using b2test::mac_final;
+
 Bytes pattern(size_t length, uint8_t seed) {
-    Bytes bytes(length);
-    for (size_t i = 0; i < length; ++i) {
-        bytes[i] = static_cast<uint8_t>(seed + 29 * i);
-    }
-    return bytes;
-}
-
-// The reason text of the newest error on the queue (queue emptied), or "".
-std::string last_reason() {
-    unsigned long code = 0;
-    unsigned long last = 0;
-    while ((code = ERR_get_error()) != 0) {
-        last = code;
-    }
-    const char* reason = last != 0 ? ERR_reason_error_string(last) : nullptr;
-    return reason != nullptr ? reason : "";
-}
-
-bool contains(const std::string& text, const char* part) {
-    return text.find(part) != std::string::npos;
+    return b2test::pattern(length, seed, 29);
 }
 
 OSSL_PARAM octets(const char* name, const Bytes& bytes) {
@@ -61,16 +46,6 @@ struct Fixture {
         return b2test::MacCtxPtr(EVP_MAC_CTX_new(ours ? our_mac.get() : default_mac.get()));
     }
 };
-
-Bytes mac_final(EVP_MAC_CTX* ctx) {
-    Bytes out(64);
-    size_t length = 0;
-    if (EVP_MAC_final(ctx, out.data(), &length, out.size()) != 1) {
-        return {};
-    }
-    out.resize(length);
-    return out;
-}
 
 Bytes md_final(EVP_MD_CTX* ctx) {
     Bytes out(64);

@@ -31,6 +31,22 @@ inline std::string drain_openssl_errors() {
     return text;
 }
 
+// The reason text of the newest error on the queue (queue emptied), or "": what a rejection
+// test compares with the documented reason.
+inline std::string last_reason() {
+    unsigned long code = 0;
+    unsigned long last = 0;
+    while ((code = ERR_get_error()) != 0) {
+        last = code;
+    }
+    const char* reason = last != 0 ? ERR_reason_error_string(last) : nullptr;
+    return reason != nullptr ? reason : "";
+}
+
+inline bool contains(std::string_view text, std::string_view part) {
+    return text.find(part) != std::string_view::npos;
+}
+
 // Counts checks of one test program. Only the first few failures are printed in full so a
 // systematic bug does not bury the summary under thousands of identical lines.
 class Report final {

@@ -279,6 +279,17 @@ inline std::optional<std::vector<uint8_t>> run_digest(EVP_MD_CTX* ctx, const EVP
     return out;
 }
 
+// EVP_MAC_final alone; empty if it fails (a successful BLAKE2 MAC is never empty).
+inline std::vector<uint8_t> mac_final(EVP_MAC_CTX* ctx) {
+    std::vector<uint8_t> out(EVP_MAX_MD_SIZE);
+    size_t length = 0;
+    if (EVP_MAC_final(ctx, out.data(), &length, out.size()) != 1) {
+        return {};
+    }
+    out.resize(length);
+    return out;
+}
+
 // EVP_MAC_init with `key` (pointer kept even when empty, so a zero-length key is "given")
 // + params + pieces + final; nullopt if any step fails.
 inline std::optional<std::vector<uint8_t>> run_mac(EVP_MAC_CTX* ctx, std::span<const uint8_t> key,

@@ -40,6 +40,15 @@ inline std::vector<uint8_t> pattern_mod251(size_t length) {
     return bytes;
 }
 
+// Deterministic bytes for tests that need distinct, non-trivial data: seed + step * i.
+inline std::vector<uint8_t> pattern(size_t length, uint8_t seed, uint8_t step) {
+    std::vector<uint8_t> bytes(length);
+    for (size_t i = 0; i < length; ++i) {
+        bytes[i] = static_cast<uint8_t>(seed + step * i);
+    }
+    return bytes;
+}
+
 inline std::vector<uint8_t> hex_field(const JsonObject& object, const std::string& key,
                                       const std::string& entry_name) {
     auto bytes = from_hex(object.string(key));

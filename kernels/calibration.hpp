@@ -1,0 +1,35 @@
+// Timing loop shared by the single-lane (dispatch.cpp) and 4-lane (lanes4.cpp) calibrations.
+// (lanes4.cpp). SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+
+namespace blake2simd::dispatch {
+
+// Fills best_nanoseconds[i] with the minimum of time_one(i) over up to `max_rounds` rounds, for
+// every i with is_usable(i); entries of unusable candidates are left untouched. Each round times
+// every candidate once, so frequency changes and noise hit them alike, and the loop stops before
+// a further round would overrun `budget` (rounds take about equally long).
+template <class IsUsable, class TimeOne>
+void time_best_of_rounds(size_t count, int max_rounds, std::chrono::microseconds budget,
+                         IsUsable is_usable, TimeOne time_one, double best_nanoseconds[]) noexcept {
+    const auto start = std::chrono::steady_clock::now();
+    for (int round = 0; round < max_rounds; ++round) {
+        for (size_t i = 0; i < count; ++i) {
+            if (!is_usable(i)) {
+                continue;
+            }
+            const double nanoseconds = time_one(i);
+            if (round == 0 || nanoseconds < best_nanoseconds[i]) {
+                best_nanoseconds[i] = nanoseconds;
+            }
+        }
+        const auto elapsed = std::chrono::steady_clock::now() - start;
+        if (elapsed + elapsed / (round + 1) > budget) {
+            break;
+        }
+    }
+}
+
+}  // namespace blake2simd::dispatch
