@@ -6,6 +6,7 @@
 #include <openssl/crypto.h>
 
 #include <cstddef>
+#include <cstring>
 #include <new>
 #include <type_traits>
 
@@ -100,7 +101,17 @@ Context* duplicate_context(const Context* ctx) noexcept {
 
 template <class Context>
 void free_context(void* ctx) noexcept {
+    if (ctx == nullptr) {
+        return;
+    }
+#if defined(__GLIBC__)
+    // Contexts are freed at every EVP_DigestInit_ex2 on OpenSSL 3.0: explicit_bzero is a
+    // vectorized memset the compiler may not drop, where OPENSSL_cleanse clears 8 bytes a step.
+    explicit_bzero(ctx, sizeof(Context));
+    OPENSSL_free(ctx);
+#else
     OPENSSL_clear_free(ctx, sizeof(Context));
+#endif
 }
 
 }  // namespace blake2simd
