@@ -392,8 +392,8 @@ std::string report_header(const RunFacts& facts, const Environment& environment,
                   "interleaved, order rotated per repetition\n",
                   options.target_ms, facts.seconds);
     header += printf_string(
-        "- time measured as this thread's CPU time; the process got %.0f%% of "
-        "the wall time while timing (other load on the machine)\n",
+        "- time measured as this thread's CPU time; while timing, the process got %.0f%% of "
+        "the wall time (less means other load took the CPU)\n",
         100.0 * g_total_cpu_ns / g_total_wall_ns);
     header += "- spread between repetitions, (max-min)/median per cell: " + spread_summary(report) +
               "\n\n";
