@@ -56,13 +56,14 @@ string(CONCAT CPACK_DEBIAN_PACKAGE_DESCRIPTION
     "BLAKE2B-512 digest and BLAKE2BMAC for OpenSSL 3.0 and later, computed by the\n"
     "fastest kernel the CPU supports. To activate it, include ${B2_SNIPPET_INSTALL_PATH}\n"
     "from openssl.cnf as the comments in that file describe.")
-# libcrypto lives in libssl3 on Debian 12. dpkg-shlibdeps derives libc6, libssl3 and libstdc++6
-# with their minimum versions; without it the list is spelled out.
+# libcrypto lives in libssl3 on Debian 12. dpkg-shlibdeps derives libc6 and libssl3 with their
+# minimum versions; without it the list is spelled out. The module needs no C++ runtime
+# (provider/CMakeLists.txt), so libstdc++6 is not a dependency.
 find_program(B2_DPKG_SHLIBDEPS dpkg-shlibdeps)
 if(B2_DPKG_SHLIBDEPS)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 else()
-  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libssl3 (>= 3.0), libstdc++6, libc6")
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libssl3 (>= 3.0), libc6")
 endif()
 
 # The snippet is a conffile: dpkg keeps an administrator's edits (e.g. `kernel =`) on upgrade.

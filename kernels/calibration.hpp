@@ -2,19 +2,27 @@
 // (lanes4.cpp). SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <chrono>
+#include <time.h>
+
 #include <cstddef>
 
 namespace blake2simd::dispatch {
+
+// clock_gettime, not std::chrono: the module must not need libstdc++ (see once.hpp).
+inline double monotonic_nanoseconds() noexcept {
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return static_cast<double>(now.tv_sec) * 1e9 + static_cast<double>(now.tv_nsec);
+}
 
 // Fills best_nanoseconds[i] with the minimum of time_one(i) over up to `max_rounds` rounds, for
 // every i with is_usable(i); entries of unusable candidates are left untouched. Each round times
 // every candidate once, so frequency changes and noise hit them alike, and the loop stops before
 // a further round would overrun `budget` (rounds take about equally long).
 template <class IsUsable, class TimeOne>
-void time_best_of_rounds(size_t count, int max_rounds, std::chrono::microseconds budget,
+void time_best_of_rounds(size_t count, int max_rounds, double budget_microseconds,
                          IsUsable is_usable, TimeOne time_one, double best_nanoseconds[]) noexcept {
-    const auto start = std::chrono::steady_clock::now();
+    const double start = monotonic_nanoseconds();
     for (int round = 0; round < max_rounds; ++round) {
         for (size_t i = 0; i < count; ++i) {
             if (!is_usable(i)) {
@@ -25,8 +33,8 @@ void time_best_of_rounds(size_t count, int max_rounds, std::chrono::microseconds
                 best_nanoseconds[i] = nanoseconds;
             }
         }
-        const auto elapsed = std::chrono::steady_clock::now() - start;
-        if (elapsed + elapsed / (round + 1) > budget) {
+        const double elapsed_microseconds = (monotonic_nanoseconds() - start) / 1e3;
+        if (elapsed_microseconds + elapsed_microseconds / (round + 1) > budget_microseconds) {
             break;
         }
     }

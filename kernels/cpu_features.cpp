@@ -3,6 +3,7 @@
 #include "cpu_features.hpp"
 
 #include "baseline_guard.hpp"
+#include "once.hpp"
 
 #if defined(__x86_64__) || defined(_M_X64)
 #include <cpuid.h>
@@ -81,10 +82,12 @@ CpuidReadings read_cpuid() noexcept {
     return readings;
 }
 
+CpuFeatures detect_features() noexcept {
+    return decide_features(read_cpuid());
+}
+
 const CpuFeatures& detected_features() noexcept {
-    // Function-local static: one detection per process, thread-safe, trivially destructible.
-    static const CpuFeatures features = decide_features(read_cpuid());
-    return features;
+    return ComputedOnce<CpuFeatures, &detect_features>::get();
 }
 
 }  // namespace blake2simd::cpu

@@ -3,12 +3,12 @@
 #include "dispatch.hpp"
 
 #include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 
 #include "baseline_guard.hpp"
 #include "calibration.hpp"
+#include "once.hpp"
 #include "self_test.hpp"
 
 #if B2_HAVE_X64_KERNEL
@@ -46,7 +46,7 @@ constexpr size_t kCalibrationBlocks = 24;
 constexpr int kMaxCalibrationRounds = 7;
 // The first use of the provider runs this and the 4-lane calibration (lanes4.cpp); together
 // with the self-tests they must stay within 2 ms.
-constexpr std::chrono::microseconds kCalibrationBudget{1000};
+constexpr double kCalibrationBudgetMicroseconds = 1000;
 
 struct ProcessFacts {
     KernelMeasurement measurements[kKernelCount];
@@ -73,21 +73,19 @@ ProcessFacts check_kernels() noexcept {
 }
 
 const ProcessFacts& process_facts() noexcept {
-    // Function-local static: initialised once, thread-safely, on first use; trivially destructible.
-    static const ProcessFacts facts = check_kernels();
-    return facts;
+    return ComputedOnce<ProcessFacts, &check_kernels>::get();
 }
 
 double time_one_call(CompressFn compress, const uint8_t* blocks) noexcept {
     Blake2bState state{};
     std::memcpy(state.h, kIV, sizeof state.h);
-    const auto start = std::chrono::steady_clock::now();
+    const double start = monotonic_nanoseconds();
     compress(&state, blocks, kCalibrationBlocks, kBlockBytes);
-    const auto stop = std::chrono::steady_clock::now();
+    const double stop = monotonic_nanoseconds();
     // Keeps the result observable so the call cannot be dropped.
     volatile uint64_t sink = state.h[0];
     (void)sink;
-    return std::chrono::duration<double, std::nano>(stop - start).count();
+    return stop - start;
 }
 
 // Best (minimum) time per kernel over interleaved rounds; 0 for kernels that may not run.
@@ -97,7 +95,7 @@ void time_runnable_kernels(const ProcessFacts& facts, double best_nanoseconds[])
         blocks[i] = static_cast<uint8_t>(i * 131 + 7);
     }
     time_best_of_rounds(
-        kKernelCount, kMaxCalibrationRounds, kCalibrationBudget,
+        kKernelCount, kMaxCalibrationRounds, kCalibrationBudgetMicroseconds,
         [&facts](size_t k) { return facts.measurements[k].passed_self_test; },
         [&blocks](size_t k) { return time_one_call(kCompiledKernels[k].compress, blocks); },
         best_nanoseconds);
@@ -105,7 +103,7 @@ void time_runnable_kernels(const ProcessFacts& facts, double best_nanoseconds[])
 
 CalibratedFacts calibrate() noexcept {
     const ProcessFacts& facts = process_facts();
-    const auto start = std::chrono::steady_clock::now();
+    const double start = monotonic_nanoseconds();
     double best_nanoseconds[kKernelCount] = {};
     time_runnable_kernels(facts, best_nanoseconds);
 
@@ -115,16 +113,14 @@ CalibratedFacts calibrate() noexcept {
         calibrated.measurements[k].nanoseconds_per_block =
             best_nanoseconds[k] / static_cast<double>(kCalibrationBlocks);
     }
-    calibrated.microseconds_spent =
-        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    calibrated.microseconds_spent = (monotonic_nanoseconds() - start) / 1e3;
     calibration_ran.store(true, std::memory_order_release);
     return calibrated;
 }
 
 const CalibratedFacts& calibrated_facts() noexcept {
     // Like process_facts(), but only select_kernel() and the diagnostics below reach it.
-    static const CalibratedFacts calibrated = calibrate();
-    return calibrated;
+    return ComputedOnce<CalibratedFacts, &calibrate>::get();
 }
 
 size_t index_of(const KernelInfo& kernel, std::span<const KernelInfo> kernels) noexcept {

@@ -3,7 +3,6 @@
 #include "lanes4.hpp"
 
 #include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <initializer_list>
@@ -11,6 +10,7 @@
 #include "baseline_guard.hpp"
 #include "calibration.hpp"
 #include "dispatch.hpp"
+#include "once.hpp"
 #if B2_HAVE_X64_KERNEL
 #include "compress_x64.hpp"
 #endif
@@ -114,16 +114,14 @@ Lanes4Facts check_candidates() noexcept {
 }
 
 const Lanes4Facts& lanes4_facts() noexcept {
-    // Function-local static: checked once, thread-safely, on first use; trivially destructible.
-    static const Lanes4Facts facts = check_candidates();
-    return facts;
+    return ComputedOnce<Lanes4Facts, &check_candidates>::get();
 }
 
 // A few dozen BLAKE2bp steps per timing, interleaved across candidates, best of a few rounds,
 // bounded in time (dispatch.cpp's single-lane calibration has the rest of the 2 ms).
 constexpr size_t kCalibrationSteps = 24;
 constexpr int kMaxCalibrationRounds = 5;
-constexpr std::chrono::microseconds kCalibrationBudget{700};
+constexpr double kCalibrationBudgetMicroseconds = 700;
 constexpr size_t kStepBytes = kLanes * kBlockBytes;
 
 double time_one_call(Compress4Fn compress4, const uint8_t* message) noexcept {
@@ -135,13 +133,13 @@ double time_one_call(Compress4Fn compress4, const uint8_t* message) noexcept {
     for (size_t lane = 0; lane < kLanes; ++lane) {
         blocks[lane] = message + lane * kBlockBytes;
     }
-    const auto start = std::chrono::steady_clock::now();
+    const double start = dispatch::monotonic_nanoseconds();
     compress4(states, blocks, kCalibrationSteps, kStepBytes, kBlockBytes);
-    const auto stop = std::chrono::steady_clock::now();
+    const double stop = dispatch::monotonic_nanoseconds();
     // Keeps the result observable so the call cannot be dropped.
     volatile uint64_t sink = states[0].h[0] ^ states[3].h[7];
     (void)sink;
-    return std::chrono::duration<double, std::nano>(stop - start).count();
+    return stop - start;
 }
 
 // Best (minimum) time per candidate over interleaved rounds; untouched for unusable ones.
@@ -152,7 +150,7 @@ void time_usable_candidates(const Lanes4Facts& facts, double best_nanoseconds[])
         message[i] = static_cast<uint8_t>(i * 131 + 7);
     }
     dispatch::time_best_of_rounds(
-        kCandidateCount, kMaxCalibrationRounds, kCalibrationBudget,
+        kCandidateCount, kMaxCalibrationRounds, kCalibrationBudgetMicroseconds,
         [&facts](size_t c) { return facts.measurements[c].usable; },
         [&message](size_t c) { return time_one_call(kCandidates[c].compress4, message); },
         best_nanoseconds);
@@ -160,7 +158,7 @@ void time_usable_candidates(const Lanes4Facts& facts, double best_nanoseconds[])
 
 CalibratedLanes4Facts calibrate() noexcept {
     const Lanes4Facts& facts = lanes4_facts();
-    const auto start = std::chrono::steady_clock::now();
+    const double start = dispatch::monotonic_nanoseconds();
     double best_nanoseconds[kCandidateCount] = {};
     time_usable_candidates(facts, best_nanoseconds);
 
@@ -170,16 +168,14 @@ CalibratedLanes4Facts calibrate() noexcept {
         calibrated.measurements[c].nanoseconds_per_step =
             best_nanoseconds[c] / static_cast<double>(kCalibrationSteps);
     }
-    calibrated.microseconds_spent =
-        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    calibrated.microseconds_spent = (dispatch::monotonic_nanoseconds() - start) / 1e3;
     lanes4_calibration_ran.store(true, std::memory_order_release);
     return calibrated;
 }
 
 const CalibratedLanes4Facts& calibrated_lanes4_facts() noexcept {
     // Like lanes4_facts(), but only automatic selections and the diagnostics below reach it.
-    static const CalibratedLanes4Facts calibrated = calibrate();
-    return calibrated;
+    return ComputedOnce<CalibratedLanes4Facts, &calibrate>::get();
 }
 
 double megabytes_per_second(const dispatch::Lanes4Measurement& measurement) noexcept {

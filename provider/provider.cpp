@@ -23,23 +23,31 @@
 namespace blake2simd {
 
 const KernelChoice& ProviderContext::kernel_choice() noexcept {
-    std::call_once(m_choice_once, [this]() noexcept {
-        const dispatch::Selection selection = dispatch::select_kernel(kernel_request);
-        if (selection.kernel == nullptr) {
-            std::snprintf(m_choice.buildinfo, sizeof m_choice.buildinfo, "%s %s; kernel %s",
-                          names::kProviderName, B2_VERSION, selection.description);
-            return;
+    if (!m_choice_made.load(std::memory_order_acquire)) {
+        pthread_mutex_lock(&m_choice_mutex);
+        if (!m_choice_made.load(std::memory_order_relaxed)) {
+            make_kernel_choice();
+            m_choice_made.store(true, std::memory_order_release);
         }
-        const dispatch::Lanes4Selection lanes4 = dispatch::select_lanes4(selection);
-        // Without a 4-lane kernel BLAKE2bp cannot run; like a failed reference kernel, the
-        // provider then offers nothing rather than half its algorithms.
-        m_choice.kernel = lanes4.kernel.compress4 != nullptr ? selection.kernel : nullptr;
-        m_choice.lanes4 = lanes4.kernel;
-        std::snprintf(m_choice.buildinfo, sizeof m_choice.buildinfo,
-                      "%s %s; kernel %s; blake2bp %s", names::kProviderName, B2_VERSION,
-                      selection.description, lanes4.description);
-    });
+        pthread_mutex_unlock(&m_choice_mutex);
+    }
     return m_choice;
+}
+
+void ProviderContext::make_kernel_choice() noexcept {
+    const dispatch::Selection selection = dispatch::select_kernel(kernel_request);
+    if (selection.kernel == nullptr) {
+        std::snprintf(m_choice.buildinfo, sizeof m_choice.buildinfo, "%s %s; kernel %s",
+                      names::kProviderName, B2_VERSION, selection.description);
+        return;
+    }
+    const dispatch::Lanes4Selection lanes4 = dispatch::select_lanes4(selection);
+    // Without a 4-lane kernel BLAKE2bp cannot run; like a failed reference kernel, the
+    // provider then offers nothing rather than half its algorithms.
+    m_choice.kernel = lanes4.kernel.compress4 != nullptr ? selection.kernel : nullptr;
+    m_choice.lanes4 = lanes4.kernel;
+    std::snprintf(m_choice.buildinfo, sizeof m_choice.buildinfo, "%s %s; kernel %s; blake2bp %s",
+                  names::kProviderName, B2_VERSION, selection.description, lanes4.description);
 }
 
 namespace {
@@ -59,7 +67,9 @@ const OSSL_ALGORITHM kMacs[] = {
 };
 
 void provider_teardown(void* provctx) noexcept {
-    delete static_cast<ProviderContext*>(provctx);
+    auto* provider = static_cast<ProviderContext*>(provctx);
+    provider->~ProviderContext();
+    OPENSSL_free(provider);
 }
 
 const OSSL_PARAM* provider_gettable_params(void*) noexcept {
@@ -172,10 +182,12 @@ void read_kernel_request(const OSSL_CORE_HANDLE* handle,
 
 int initialize(const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in, const OSSL_DISPATCH** out,
                void** provctx) noexcept {
-    auto* provider = new (std::nothrow) ProviderContext;
-    if (provider == nullptr) {
+    // OpenSSL's allocator, not operator new: the module must not need libstdc++ (once.hpp).
+    void* memory = OPENSSL_zalloc(sizeof(ProviderContext));
+    if (memory == nullptr) {
         return 0;
     }
+    auto* provider = new (memory) ProviderContext;
     provider->handle = handle;
     OSSL_FUNC_core_get_params_fn* core_get_params = nullptr;
     capture_core_functions(in, *provider, core_get_params);

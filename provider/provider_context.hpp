@@ -5,7 +5,9 @@
 #include <openssl/core.h>
 #include <openssl/core_dispatch.h>
 
-#include <mutex>
+#include <pthread.h>
+
+#include <atomic>
 
 #include "kernel.hpp"
 #include "lanes4.hpp"
@@ -30,9 +32,18 @@ struct ProviderContext {
     // process that loads OpenSSL with a system-wide config loads us.
     const KernelChoice& kernel_choice() noexcept;
 
+    ProviderContext() = default;
+    ProviderContext(const ProviderContext&) = delete;
+    ProviderContext& operator=(const ProviderContext&) = delete;
+    ~ProviderContext() { pthread_mutex_destroy(&m_choice_mutex); }
+
   private:
-    std::once_flag m_choice_once;
+    // A mutex and a flag, not std::call_once: the module must not need libstdc++ (once.hpp).
+    pthread_mutex_t m_choice_mutex = PTHREAD_MUTEX_INITIALIZER;
+    std::atomic<bool> m_choice_made{false};
     KernelChoice m_choice{};
+
+    void make_kernel_choice() noexcept;
 };
 
 }  // namespace blake2simd
