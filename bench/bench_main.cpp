@@ -1,4 +1,5 @@
-// blake2simd_bench: BLAKE2b-512 throughput of this provider against OpenSSL, libsodium and libb2.
+// blake2simd_bench: BLAKE2b-512 and BLAKE2bp-512 throughput of this provider against OpenSSL,
+// libsodium and libb2.
 // SPDX-License-Identifier: Apache-2.0
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 
 #include "clock_estimate.hpp"
 #include "implementations.hpp"
+#include "known_answers.hpp"
 #include "report.hpp"
 #include "stopwatch.hpp"
 
@@ -33,6 +35,14 @@ const char* operation_name(Operation operation) noexcept {
     return "?";
 }
 
+const char* algorithm_name(Algorithm algorithm) noexcept {
+    return algorithm == Algorithm::blake2bp ? "BLAKE2bp-512" : "BLAKE2b-512";
+}
+
+void Implementation::set_key(std::span<const uint8_t>) {
+    fail("set_key called on " + label() + ", which takes no key");
+}
+
 void fail(const std::string& what) {
     std::fprintf(stderr, "blake2simd_bench: %s\n", what.c_str());
     std::exit(2);
@@ -47,27 +57,29 @@ constexpr size_t kExtraCheckSizes[] = {0, 1, 127, 128, 129, 1000};
 
 struct Options {
     unsigned repetitions = 7;
-    double target_ms = 30.0;
+    double target_ms = 25.0;
     std::string csv_path;
     std::string markdown_path;
     std::string plot_path;
     std::string module_dir = B2_BENCH_MODULE_DIR;
     std::string only;
+    std::string blake2bp_kat_path = B2_BENCH_BLAKE2BP_KAT;
 };
 
 void print_usage() {
     std::printf(
         "usage: blake2simd_bench [options]\n"
         "  --reps N          repetitions per measurement, median reported (default 7, at least 5)\n"
-        "  --target-ms MS    time per measurement (default 30)\n"
-        "  --quick           5 repetitions of about 8 ms each (about 10 s in all)\n"
+        "  --target-ms MS    time per measurement (default 25)\n"
+        "  --quick           5 repetitions of about 8 ms each (about 9 s in all)\n"
         "  --csv FILE        write every measurement as CSV\n"
         "  --markdown FILE   write the tables to FILE as well as to stdout\n"
         "  --plot FILE.png   render a chart with plot.py (python3 + matplotlib); the CSV goes to\n"
         "                    --csv FILE, or FILE.png.csv\n"
         "  --module-dir DIR  directory holding blake2simd.so (default %s)\n"
-        "  --only TEXT       time only rows whose label contains TEXT (baselines always run)\n",
-        B2_BENCH_MODULE_DIR);
+        "  --only TEXT       time only rows whose label contains TEXT (baselines always run)\n"
+        "  --blake2bp-kat FILE  official BLAKE2bp KAT, JSON (default %s)\n",
+        B2_BENCH_MODULE_DIR, B2_BENCH_BLAKE2BP_KAT);
 }
 
 Options parse_options(int argc, char** argv) {
@@ -97,6 +109,8 @@ Options parse_options(int argc, char** argv) {
             options.module_dir = value();
         } else if (flag == "--only") {
             options.only = value();
+        } else if (flag == "--blake2bp-kat") {
+            options.blake2bp_kat_path = value();
         } else if (flag == "--help" || flag == "-h") {
             print_usage();
             std::exit(0);
@@ -139,34 +153,121 @@ Implementation& baseline_for(const ImplementationList& rows, Operation operation
     fail("no OpenSSL default baseline row");
 }
 
-// Every row must produce OpenSSL's default answer before it is timed; mismatching rows are removed.
-bool drop_wrong_rows(ImplementationList& rows, std::span<const uint8_t> message) {
-    bool all_right = true;
+bool same_digest(Implementation& reference, Implementation& row, std::span<const uint8_t> message) {
+    uint8_t expected[kDigestSize];
+    uint8_t actual[kDigestSize];
+    reference.hash(message, expected);
+    row.hash(message, actual);
+    return std::memcmp(expected, actual, kDigestSize) == 0;
+}
+
+void report_wrong(const Implementation& row, const std::string& where) {
+    std::fprintf(stderr, "WRONG RESULT: %s [%s] %s; row dropped\n", row.label().c_str(),
+                 row.kernel().c_str(), where.c_str());
+}
+
+std::vector<size_t> checked_lengths() {
     std::vector<size_t> lengths(std::begin(kSizes), std::end(kSizes));
     lengths.insert(lengths.end(), std::begin(kExtraCheckSizes), std::end(kExtraCheckSizes));
-    std::vector<bool> wrong(rows.size(), false);
-    for (size_t r = 0; r < rows.size(); ++r) {
-        Implementation& baseline = baseline_for(rows, rows[r]->operation());
-        for (size_t length : lengths) {
-            uint8_t expected[kDigestSize];
-            uint8_t actual[kDigestSize];
-            baseline.hash(message.first(length), expected);
-            rows[r]->hash(message.first(length), actual);
-            if (std::memcmp(expected, actual, kDigestSize) != 0) {
-                std::fprintf(stderr, "WRONG RESULT: %s [%s] at %zu bytes; row dropped\n",
-                             rows[r]->label().c_str(), rows[r]->kernel().c_str(), length);
-                wrong[r] = true;
-                all_right = false;
-                break;
-            }
+    return lengths;
+}
+
+// Must match `reference` at every benchmarked size and the lengths around the block size.
+bool matches_at_all_lengths(Implementation& reference, Implementation& row,
+                            std::span<const uint8_t> message) {
+    for (size_t length : checked_lengths()) {
+        if (!same_digest(reference, row, message.first(length))) {
+            report_wrong(row, "at " + std::to_string(length) + " bytes");
+            return false;
         }
     }
+    return true;
+}
+
+// The official entries of the row's kind (unkeyed or keyed), through the timed object itself.
+bool matches_known_answers(Implementation& row, const std::vector<KnownAnswer>& answers,
+                           std::span<const uint8_t> bench_key) {
+    bool right = true;
+    for (const KnownAnswer& answer : answers) {
+        if (answer.key.empty() == row.is_keyed() || answer.digest.size() != kDigestSize) {
+            continue;
+        }
+        if (row.is_keyed()) {
+            row.set_key(answer.key);
+        }
+        uint8_t actual[kDigestSize];
+        row.hash(answer.message, actual);
+        if (std::memcmp(actual, answer.digest.data(), kDigestSize) != 0) {
+            report_wrong(row, "on the official KAT entry with " +
+                                  std::to_string(answer.message.size()) + " message bytes");
+            right = false;
+            break;
+        }
+    }
+    if (row.is_keyed()) {
+        row.set_key(bench_key);
+    }
+    return right;
+}
+
+// libb2's blake2bp row of the same kind (a keyed one for both keyed forms), if it is still kept.
+Implementation* blake2bp_reference_for(const ImplementationList& rows,
+                                       const std::vector<bool>& wrong, const Implementation& row) {
+    for (size_t r = 0; r < rows.size(); ++r) {
+        if (rows[r]->is_blake2bp_reference() && !wrong[r] &&
+            rows[r]->is_keyed() == row.is_keyed()) {
+            return rows[r].get();
+        }
+    }
+    return nullptr;
+}
+
+// Every row must reproduce an independent answer before it is timed; mismatching rows are
+// removed. BLAKE2b: OpenSSL's default provider. BLAKE2bp (OpenSSL has none): the official KAT for
+// every row, libb2's included, then libb2's blake2bp, if it passed the KAT, at every benchmarked
+// size; never this provider's own output.
+bool drop_wrong_rows(ImplementationList& rows, std::span<const uint8_t> message,
+                     std::span<const uint8_t> key, const std::string& kat_path,
+                     Environment& environment) {
+    std::vector<bool> wrong(rows.size(), false);
+    std::string error;
+    const std::vector<KnownAnswer> answers = read_known_answers(kat_path, error);
+    for (size_t r = 0; r < rows.size(); ++r) {
+        Implementation& row = *rows[r];
+        if (row.algorithm() == Algorithm::blake2b) {
+            wrong[r] = !matches_at_all_lengths(baseline_for(rows, row.operation()), row, message);
+        } else if (answers.empty()) {
+            report_wrong(row, "unchecked: " + error);
+            wrong[r] = true;
+        } else {
+            wrong[r] = !matches_known_answers(row, answers, key);
+        }
+    }
+    size_t against_libb2 = 0;
+    for (size_t r = 0; r < rows.size(); ++r) {
+        Implementation& row = *rows[r];
+        if (row.algorithm() != Algorithm::blake2bp || row.is_blake2bp_reference() || wrong[r]) {
+            continue;
+        }
+        if (Implementation* reference = blake2bp_reference_for(rows, wrong, row)) {
+            wrong[r] = !matches_at_all_lengths(*reference, row, message);
+            ++against_libb2;
+        }
+    }
+    environment.lines.push_back(
+        "BLAKE2bp check before timing: " + std::to_string(answers.size()) +
+        " official KAT entries (" + kat_path + ")" +
+        (against_libb2 > 0 ? ", and libb2's blake2bp at every benchmarked size and at 0, 1, 127, "
+                             "128, 129 and 1000 bytes"
+                           : ", only (no libb2 blake2bp to compare with at longer sizes)"));
+
     ImplementationList kept;
     for (size_t r = 0; r < rows.size(); ++r) {
         if (!wrong[r]) {
             kept.push_back(std::move(rows[r]));
         }
     }
+    const bool all_right = kept.size() == rows.size();
     rows = std::move(kept);
     return all_right;
 }
@@ -177,21 +278,26 @@ uint64_t g_digest_checksum = 0;
 double g_total_cpu_ns = 0.0;
 double g_total_wall_ns = 0.0;
 
-// Returns the batch's thread CPU time in nanoseconds.
+// Returns the batch's CPU time in nanoseconds: this thread's, or the whole process's for a row
+// that computes on other threads too.
 double time_batch(Implementation& row, std::span<const uint8_t> message, uint64_t calls) {
     uint8_t out[kDigestSize];
     uint64_t fold = 0;
+    const bool threaded = row.uses_other_threads();
     const double wall_start = wall_ns();
-    const double cpu_start = thread_cpu_ns();
+    const double cpu_start = threaded ? process_cpu_ns() : thread_cpu_ns();
     for (uint64_t i = 0; i < calls; ++i) {
         row.hash(message, out);
         uint64_t word = 0;
         std::memcpy(&word, out, sizeof word);
         fold ^= word;
     }
-    const double cpu_elapsed = thread_cpu_ns() - cpu_start;
-    g_total_wall_ns += wall_ns() - wall_start;
-    g_total_cpu_ns += cpu_elapsed;
+    const double cpu_elapsed = (threaded ? process_cpu_ns() : thread_cpu_ns()) - cpu_start;
+    if (!threaded) {
+        // Several threads' CPU time could exceed the wall time: not a share of it.
+        g_total_wall_ns += wall_ns() - wall_start;
+        g_total_cpu_ns += cpu_elapsed;
+    }
     g_digest_checksum ^= fold;
     return cpu_elapsed;
 }
@@ -310,7 +416,9 @@ Report build_report(const ImplementationList& rows, const Timings& timings, cons
         RowResult result{rows[r]->label(),
                          rows[r]->kernel(),
                          rows[r]->operation(),
+                         rows[r]->algorithm(),
                          rows[r]->is_openssl_default(),
+                         rows[r]->uses_other_threads(),
                          {}};
         for (size_t s = 0; s < std::size(kSizes); ++s) {
             const auto& samples = timings.ns_per_call[r][s];
@@ -320,9 +428,13 @@ Report build_report(const ImplementationList& rows, const Timings& timings, cons
         }
         report.rows.push_back(std::move(result));
     }
-    // Within each operation: the baseline, then this provider, then the other libraries.
+    // Within each operation: the baseline, this provider's BLAKE2b, the other libraries' BLAKE2b,
+    // then the same for BLAKE2bp.
     auto rank = [](const RowResult& row) {
-        return row.is_openssl_default ? 0 : row.label.rfind("blake2simd", 0) == 0 ? 1 : 2;
+        const int within = row.is_openssl_default                  ? 0
+                           : row.label.rfind("blake2simd", 0) == 0 ? 1
+                                                                   : 2;
+        return (row.algorithm == Algorithm::blake2bp ? 3 : 0) + within;
     };
     std::stable_sort(
         report.rows.begin(), report.rows.end(), [&rank](const RowResult& a, const RowResult& b) {
@@ -357,15 +469,19 @@ std::string printf_string(const char* pattern, double a, double b = 0.0, double 
 }
 
 // (max - min) / median of each cell's repetitions: how much the shared machine disturbed the run.
-std::string spread_summary(const Report& report) {
+// Rows timed across threads are summarised apart: their spread is the library's own behaviour.
+std::string spread_summary(const Report& report, bool across_threads) {
     std::vector<double> spreads;
     for (const RowResult& row : report.rows) {
+        if (row.timed_across_threads != across_threads) {
+            continue;
+        }
         for (const Measurement& m : row.per_size) {
             spreads.push_back((m.max_ns_per_call - m.min_ns_per_call) / m.median_ns_per_call);
         }
     }
     if (spreads.empty()) {
-        return "no cells";
+        return {};
     }
     return printf_string("median %.1f%%, worst %.1f%%", 100.0 * median(spreads),
                          100.0 * *std::max_element(spreads.begin(), spreads.end()));
@@ -395,8 +511,12 @@ std::string report_header(const RunFacts& facts, const Environment& environment,
         "- time measured as this thread's CPU time; while timing, the process got %.0f%% of "
         "the wall time (less means other load took the CPU)\n",
         100.0 * g_total_cpu_ns / g_total_wall_ns);
-    header += "- spread between repetitions, (max-min)/median per cell: " + spread_summary(report) +
-              "\n\n";
+    header += "- spread between repetitions, (max-min)/median per cell: " +
+              spread_summary(report, false) + "\n";
+    if (const std::string threaded = spread_summary(report, true); !threaded.empty()) {
+        header += "- spread of the rows timed across threads (libb2 blake2bp): " + threaded + "\n";
+    }
+    header += "\n";
     return header;
 }
 
@@ -409,8 +529,10 @@ int run(const Options& options) {
     // libb2 first: its dispatch is observed on the first blake2b() call in the process.
     add_external_implementations(key, rows, environment);
     add_openssl_implementations({options.module_dir, key}, rows, environment);
+    // Checked before --only filters, so libb2's blake2bp can vouch for rows timed without it.
+    const bool all_right =
+        drop_wrong_rows(rows, message, key, options.blake2bp_kat_path, environment);
     keep_only(rows, options.only);
-    const bool all_right = drop_wrong_rows(rows, message);
 
     const ClockEstimate clock_before = estimate_clock(20.0);
     std::fprintf(stderr, "timing %zu rows x %zu sizes, %u repetitions of ~%.0f ms each...\n",
@@ -455,5 +577,16 @@ int run(const Options& options) {
 }  // namespace blake2simd::bench
 
 int main(int argc, char** argv) {
+#if B2_BENCH_HAVE_LIBB2
+    // libb2's blake2bp waits for its OpenMP threads; by default libgomp spins while waiting, so
+    // the CPU time charged to it would grow with the load other processes put on the machine.
+    // Passive waiting makes it the work done. libgomp reads the variable when it loads, before
+    // main, hence the restart; an explicit setting is respected.
+    if (std::getenv("OMP_WAIT_POLICY") == nullptr) {
+        setenv("OMP_WAIT_POLICY", "passive", 1);
+        execv("/proc/self/exe", argv);
+        std::perror("blake2simd_bench: restart with OMP_WAIT_POLICY=passive failed");
+    }
+#endif
     return blake2simd::bench::run(blake2simd::bench::parse_options(argc, argv));
 }

@@ -1,6 +1,7 @@
 // Benchmark rows for other BLAKE2b libraries: libsodium and libb2, when CMake found them.
 // SPDX-License-Identifier: Apache-2.0
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -205,6 +206,51 @@ class Libb2Blake2b final : public Implementation {
     std::span<const uint8_t> key_;
 };
 
+// libb2's blake2bp: the four leaves through its dispatched blake2b_update, in an OpenMP parallel
+// region.
+class Libb2Blake2bp final : public Implementation {
+  public:
+    Libb2Blake2bp(std::span<const uint8_t> key, std::string kernel)
+        : Implementation(key.empty() ? "libb2 blake2bp" : "libb2 blake2bp, key", std::move(kernel),
+                         key.empty() ? Operation::digest : Operation::keyed_new_key,
+                         Algorithm::blake2bp),
+          key_(key) {
+        mark_blake2bp_reference();
+    }
+
+    void hash(std::span<const uint8_t> message, uint8_t* out) override {
+        if (blake2bp(out, message.data(), key_.empty() ? nullptr : key_.data(), kDigestSize,
+                     message.size(), key_.size()) != 0) {
+            fail("libb2 blake2bp failed");
+        }
+    }
+
+    void set_key(std::span<const uint8_t> key) override { key_ = key; }
+
+    bool uses_other_threads() const noexcept override { return true; }
+
+  private:
+    std::span<const uint8_t> key_;
+};
+
+// libb2 0.98.1 hashes blake2bp's leaves in an OpenMP team of 4 threads, each picking its leaf by
+// omp_get_thread_num(), so it cannot be held to one thread (it then hashes leaf 0 only, and fails
+// the KAT); the row is timed with the process CPU clock instead, the threads waiting passively
+// (main() sets OMP_WAIT_POLICY).
+std::string blake2bp_thread_note() {
+    using MaxThreadsFn = int (*)();
+    auto max_threads = reinterpret_cast<MaxThreadsFn>(dlsym(RTLD_DEFAULT, "omp_get_num_procs"));
+    std::string note = "libb2 blake2bp: its 4 leaves run in an OpenMP team of 4 threads (on ";
+    note += max_threads != nullptr ? std::to_string(max_threads()) : std::string("?");
+    note +=
+        " CPUs here), each through libb2's dispatched blake2b_update; its rows are timed with "
+        "the process CPU clock, the CPU time of all threads, not the elapsed time; "
+        "OMP_WAIT_POLICY=";
+    const char* wait_policy = std::getenv("OMP_WAIT_POLICY");
+    note += wait_policy != nullptr ? wait_policy : "unset (libgomp spins while waiting)";
+    return note;
+}
+
 void add_libb2_rows(std::span<const uint8_t> key, ImplementationList& rows,
                     Environment& environment) {
     std::string kernel = observe_libb2_choice();
@@ -219,6 +265,10 @@ void add_libb2_rows(std::span<const uint8_t> key, ImplementationList& rows,
                                           : ""));
     rows.push_back(std::make_unique<Libb2Blake2b>(std::span<const uint8_t>{}, kernel));
     rows.push_back(std::make_unique<Libb2Blake2b>(key, kernel));
+    environment.lines.push_back(blake2bp_thread_note());
+    const std::string leaf_kernel = kernel + ", leaf by leaf";
+    rows.push_back(std::make_unique<Libb2Blake2bp>(std::span<const uint8_t>{}, leaf_kernel));
+    rows.push_back(std::make_unique<Libb2Blake2bp>(key, leaf_kernel));
 }
 
 #endif  // B2_BENCH_HAVE_LIBB2

@@ -19,8 +19,17 @@
 namespace blake2simd::bench {
 namespace {
 
-constexpr const char* kDigestName = "BLAKE2B-512";
-constexpr const char* kMacName = "BLAKE2BMAC";
+// The algorithm names each Algorithm is fetched by.
+struct AlgorithmNames {
+    const char* digest;
+    const char* mac;
+};
+
+AlgorithmNames names_of(Algorithm algorithm) noexcept {
+    return algorithm == Algorithm::blake2bp ? AlgorithmNames{"BLAKE2BP-512", "BLAKE2BPMAC"}
+                                            : AlgorithmNames{"BLAKE2B-512", "BLAKE2BMAC"};
+}
+
 constexpr const char* kOurPropq = "provider=blake2simd";
 constexpr const char* kDefaultPropq = "provider=default";
 constexpr const char* kKernelEnv = "BLAKE2SIMD_KERNEL";
@@ -122,13 +131,15 @@ class EvpDigest final : public Implementation {
   public:
     // Returns nullptr (with `error`) when the provider does not offer the digest.
     static std::unique_ptr<EvpDigest> create(std::string label, SharedProvider provider,
-                                             const char* propq, std::string& error) {
-        EVP_MD* md = EVP_MD_fetch(provider->libctx(), kDigestName, propq);
+                                             const char* propq, std::string& error,
+                                             Algorithm algorithm = Algorithm::blake2b) {
+        EVP_MD* md = EVP_MD_fetch(provider->libctx(), names_of(algorithm).digest, propq);
         if (md == nullptr) {
             error = drain_openssl_errors();
             return nullptr;
         }
-        std::unique_ptr<EvpDigest> row(new EvpDigest(std::move(label), std::move(provider), md));
+        std::unique_ptr<EvpDigest> row(
+            new EvpDigest(std::move(label), std::move(provider), md, algorithm));
         if (EVP_DigestInit_ex2(row->ctx_, row->md_, nullptr) != 1) {
             fail_openssl("EVP_DigestInit_ex2");
         }
@@ -158,8 +169,8 @@ class EvpDigest final : public Implementation {
     }
 
   private:
-    EvpDigest(std::string label, SharedProvider provider, EVP_MD* md)
-        : Implementation(std::move(label), "-", Operation::digest),
+    EvpDigest(std::string label, SharedProvider provider, EVP_MD* md, Algorithm algorithm)
+        : Implementation(std::move(label), "-", Operation::digest, algorithm),
           provider_(std::move(provider)),
           md_(md),
           ctx_(EVP_MD_CTX_new()) {
@@ -177,14 +188,15 @@ class EvpMac final : public Implementation {
   public:
     static std::unique_ptr<EvpMac> create(std::string label, SharedProvider provider,
                                           const char* propq, Operation operation,
-                                          std::span<const uint8_t> key, std::string& error) {
-        EVP_MAC* mac = EVP_MAC_fetch(provider->libctx(), kMacName, propq);
+                                          std::span<const uint8_t> key, std::string& error,
+                                          Algorithm algorithm = Algorithm::blake2b) {
+        EVP_MAC* mac = EVP_MAC_fetch(provider->libctx(), names_of(algorithm).mac, propq);
         if (mac == nullptr) {
             error = drain_openssl_errors();
             return nullptr;
         }
         std::unique_ptr<EvpMac> row(
-            new EvpMac(std::move(label), std::move(provider), mac, operation, key));
+            new EvpMac(std::move(label), std::move(provider), mac, operation, key, algorithm));
         if (EVP_MAC_init(row->ctx_, key.data(), key.size(), nullptr) != 1) {
             fail_openssl("EVP_MAC_init");
         }
@@ -216,10 +228,18 @@ class EvpMac final : public Implementation {
         }
     }
 
+    void set_key(std::span<const uint8_t> key) override {
+        key_ = key;
+        // The same-key form keeps the key of the last init, so it is set here, once.
+        if (EVP_MAC_init(ctx_, key_.data(), key_.size(), nullptr) != 1) {
+            fail_openssl("EVP_MAC_init");
+        }
+    }
+
   private:
     EvpMac(std::string label, SharedProvider provider, EVP_MAC* mac, Operation operation,
-           std::span<const uint8_t> key)
-        : Implementation(std::move(label), "-", operation),
+           std::span<const uint8_t> key, Algorithm algorithm)
+        : Implementation(std::move(label), "-", operation, algorithm),
           provider_(std::move(provider)),
           mac_(mac),
           ctx_(EVP_MAC_CTX_new(mac)),
@@ -260,6 +280,37 @@ void add_default_provider_rows(const OpenSslOptions& options, ImplementationList
     rows.push_back(std::move(mac_same));
 }
 
+// The "blake2bp ..." part of a buildinfo string: which 4-lane form serves, and why.
+std::string blake2bp_part_of(const std::string& buildinfo) {
+    const std::string marker = "; blake2bp ";
+    const size_t at = buildinfo.find(marker);
+    return at == std::string::npos ? std::string("(not in buildinfo)")
+                                   : buildinfo.substr(at + marker.size());
+}
+
+// A forced kernel keeps its instruction set for BLAKE2bp; a row whose reported 4-lane kernel is
+// another one would repeat that kernel's row, so it is dropped like a single-lane fallback.
+void add_forced_blake2bp_row(const char* requested, const SharedProvider& provider,
+                             ImplementationList& rows, Environment& environment) {
+    std::string error;
+    auto digest = EvpDigest::create(std::string("blake2simd BLAKE2BP-512, forced ") + requested,
+                                    provider, kOurPropq, error, Algorithm::blake2bp);
+    if (digest == nullptr) {
+        environment.lines.push_back(std::string("kernel ") + requested +
+                                    ": BLAKE2BP-512 fetch failed: " + error);
+        return;
+    }
+    environment.lines.push_back(std::string("kernel ") + requested + " forced, blake2bp: " +
+                                blake2bp_part_of(provider->param("buildinfo")));
+    if (digest->kernel() != requested) {
+        environment.lines.push_back(std::string("kernel ") + requested +
+                                    ": BLAKE2bp reports 4-lane kernel " + digest->kernel() +
+                                    "; row dropped");
+        return;
+    }
+    rows.push_back(std::move(digest));
+}
+
 void add_forced_kernel_rows(const OpenSslOptions& options, ImplementationList& rows,
                             Environment& environment) {
     for (const char* requested : kKernelNames) {
@@ -281,10 +332,11 @@ void add_forced_kernel_rows(const OpenSslOptions& options, ImplementationList& r
             // A fallback would only repeat the row of the kernel that served it.
             environment.lines.push_back(std::string("kernel ") + requested +
                                         ": request fell back to " + digest->kernel() +
-                                        " (not compiled in or not runnable here); row dropped");
+                                        " (not compiled in or not runnable here); rows dropped");
             continue;
         }
         rows.push_back(std::move(digest));
+        add_forced_blake2bp_row(requested, provider, rows, environment);
     }
 }
 
@@ -316,13 +368,24 @@ void add_openssl_implementations(const OpenSslOptions& options, ImplementationLi
                                   Operation::keyed_new_key, options.key, error);
     auto mac_same = EvpMac::create("blake2simd BLAKE2BMAC, auto", automatic, kOurPropq,
                                    Operation::keyed_same_key, options.key, error);
-    if (!digest || !mac_new || !mac_same) {
+    auto bp_digest = EvpDigest::create("blake2simd BLAKE2BP-512, auto", automatic, kOurPropq, error,
+                                       Algorithm::blake2bp);
+    auto bp_mac_new =
+        EvpMac::create("blake2simd BLAKE2BPMAC, auto", automatic, kOurPropq,
+                       Operation::keyed_new_key, options.key, error, Algorithm::blake2bp);
+    auto bp_mac_same =
+        EvpMac::create("blake2simd BLAKE2BPMAC, auto", automatic, kOurPropq,
+                       Operation::keyed_same_key, options.key, error, Algorithm::blake2bp);
+    if (!digest || !mac_new || !mac_same || !bp_digest || !bp_mac_new || !bp_mac_same) {
         environment.lines.push_back("blake2simd loaded but a fetch failed: " + error);
         return;
     }
     rows.push_back(std::move(digest));
     rows.push_back(std::move(mac_new));
     rows.push_back(std::move(mac_same));
+    rows.push_back(std::move(bp_digest));
+    rows.push_back(std::move(bp_mac_new));
+    rows.push_back(std::move(bp_mac_same));
     add_forced_kernel_rows(options, rows, environment);
 }
 

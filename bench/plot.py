@@ -13,11 +13,14 @@ from collections import defaultdict
 
 EXIT_NO_MATPLOTLIB = 3
 
-PANELS = [
-    ("digest", "Unkeyed BLAKE2b-512"),
-    ("keyed, new key", "Keyed BLAKE2b-512, key given per message"),
-    ("keyed, same key", "Keyed BLAKE2b-512, key set once"),
+OPERATIONS = [
+    ("digest", "unkeyed"),
+    ("keyed, new key", "keyed, key given per message"),
+    ("keyed, same key", "keyed, key set once"),
 ]
+ALGORITHMS = ["BLAKE2b-512", "BLAKE2bp-512"]
+# CSVs written before the algorithm column existed hold BLAKE2b-512 rows only.
+DEFAULT_ALGORITHM = "BLAKE2b-512"
 
 
 def size_label(size):
@@ -29,14 +32,27 @@ def size_label(size):
 
 
 def read_series(csv_path):
-    """Returns {operation: {(label, kernel): [(size, mb_per_s), ...]}} in file order."""
+    """Returns {(algorithm, operation): {(label, kernel): [(size, mb_per_s), ...]}} in file order.
+
+    OpenSSL's default BLAKE2b rows, the baseline of every ratio, are also drawn in the BLAKE2bp
+    panels, since OpenSSL has no BLAKE2bp.
+    """
     series = defaultdict(dict)
     with open(csv_path, newline="") as handle:
         for row in csv.DictReader(handle):
             key = (row["implementation"], row["kernel"])
-            points = series[row["operation"]].setdefault(key, [])
-            points.append((int(row["size_bytes"]), float(row["mb_per_s"])))
+            point = (int(row["size_bytes"]), float(row["mb_per_s"]))
+            algorithm = row.get("algorithm") or DEFAULT_ALGORITHM
+            panels = [algorithm]
+            if key[0].startswith("OpenSSL default"):
+                panels = ALGORITHMS
+            for panel in panels:
+                series[(panel, row["operation"])].setdefault(key, []).append(point)
     return series
+
+
+def has_own_rows(points_by_row):
+    return any(not label.startswith("OpenSSL default") for label, _ in points_by_row)
 
 
 def family(label, kernel):
@@ -72,44 +88,65 @@ def main(argv):
 
     csv_path, png_path = argv[1], argv[2]
     series = read_series(csv_path)
-    panels = [(op, title) for op, title in PANELS if op in series]
-    if not panels:
+    operations = [
+        (op, words)
+        for op, words in OPERATIONS
+        if any(has_own_rows(series.get((a, op), {})) for a in ALGORITHMS)
+    ]
+    algorithms = [
+        a for a in ALGORITHMS if any(has_own_rows(series.get((a, op), {})) for op, _ in OPERATIONS)
+    ]
+    if not operations or not algorithms:
         print(f"plot.py: no rows in {csv_path}", file=sys.stderr)
         return 1
 
     families = []
-    for operation, _ in panels:
-        for label, kernel in series[operation]:
+    for key in series:
+        for label, kernel in series[key]:
             if family(label, kernel) not in families:
                 families.append(family(label, kernel))
     palette = plt.get_cmap("tab10").colors
     colours = {name: palette[i % len(palette)] for i, name in enumerate(families)}
 
-    figure, axes = plt.subplots(1, len(panels), figsize=(7 * len(panels), 6), squeeze=False)
-    for axis, (operation, title) in zip(axes[0], panels):
-        sizes = set()
-        for (label, kernel), points in series[operation].items():
-            xs = [size for size, _ in points]
-            ys = [speed for _, speed in points]
-            sizes.update(xs)
-            name = label if kernel in ("-", "") else f"{label} [{kernel}]"
-            style = line_style(label, colours[family(label, kernel)])
-            axis.plot(xs, ys, marker="o", markersize=3, label=name, **style)
-        ordered = sorted(sizes)
-        axis.set_xscale("log", base=2)
-        axis.set_xticks(ordered)
-        axis.set_xticklabels([size_label(s) for s in ordered])
-        axis.set_xlabel("message size")
-        axis.set_ylabel("MB/s (10^6 bytes/s), median")
-        axis.set_ylim(bottom=0)
-        axis.set_title(title)
-        axis.grid(True, which="major", alpha=0.3)
-        axis.legend(fontsize=7, loc="lower right")
-    figure.suptitle("BLAKE2b-512 throughput vs message size (blake2simd_bench)")
+    figure, axes = plt.subplots(
+        len(algorithms),
+        len(operations),
+        figsize=(7 * len(operations), 6 * len(algorithms)),
+        squeeze=False,
+    )
+    for row_axes, algorithm in zip(axes, algorithms):
+        for axis, (operation, words) in zip(row_axes, operations):
+            draw_panel(axis, series.get((algorithm, operation), {}), colours,
+                       f"{algorithm}, {words}")
+    figure.suptitle(
+        "Throughput vs message size (blake2simd_bench); dashed: OpenSSL default BLAKE2b-512, "
+        "the baseline of every ratio"
+    )
     figure.tight_layout()
     figure.savefig(png_path, dpi=110)
     print(f"plot.py: wrote {png_path}")
     return 0
+
+
+def draw_panel(axis, points_by_row, colours, title):
+    sizes = set()
+    for (label, kernel), points in points_by_row.items():
+        xs = [size for size, _ in points]
+        ys = [speed for _, speed in points]
+        sizes.update(xs)
+        name = label if kernel in ("-", "") else f"{label} [{kernel}]"
+        style = line_style(label, colours[family(label, kernel)])
+        axis.plot(xs, ys, marker="o", markersize=3, label=name, **style)
+    ordered = sorted(sizes)
+    axis.set_xscale("log", base=2)
+    axis.set_xticks(ordered)
+    axis.set_xticklabels([size_label(s) for s in ordered])
+    axis.set_xlabel("message size")
+    axis.set_ylabel("MB/s (10^6 bytes/s), median")
+    axis.set_ylim(bottom=0)
+    axis.set_title(title)
+    axis.grid(True, which="major", alpha=0.3)
+    axis.legend(fontsize=7, loc="best")
 
 
 if __name__ == "__main__":

@@ -22,7 +22,9 @@ struct RowResult {
     std::string label;
     std::string kernel;
     Operation operation;
+    Algorithm algorithm;
     bool is_openssl_default;
+    bool timed_across_threads;          // process CPU clock: the library used other threads too
     std::vector<Measurement> per_size;  // indexed like Report::sizes
 };
 
