@@ -42,14 +42,19 @@ class Blake2bEngine final {
     uint8_t digest_length() const noexcept { return m_digest_length; }
     const Blake2bState& state() const noexcept { return m_state; }
 
-    // Compresses a zero-padded key block as a normal (non-final) block: the chaining state
-    // a keyed hash continues from. The caller cleanses the result like the key.
-    static Blake2bState state_after_key_block(CompressFn compress, const Blake2bParams& params,
-                                              const uint8_t* key) noexcept;
+    // The keyed starts take the key zero-padded to kMaxKeyBytes (as MacKey stores it).
+    //
+    // Compresses the key block in place as a normal (non-final) block, leaving the engine
+    // just after it; state() is then the chaining value a keyed hash continues from. In
+    // place, so no copy of the key block or of the state is left outside the engine (the key
+    // block stays in the buffer until the message overwrites it; the owner holds the key
+    // anyway and cleanses both when freed).
+    void start_after_key_block(CompressFn compress, const Blake2bParams& params,
+                               const uint8_t (&padded_key)[kMaxKeyBytes]) noexcept;
 
     // The first-block-only state of a keyed hash of the empty message.
     void start_keyed_empty(CompressFn compress, const Blake2bParams& params,
-                           const uint8_t* key) noexcept;
+                           const uint8_t (&padded_key)[kMaxKeyBytes]) noexcept;
 
   private:
     void compress_buffered_block() noexcept;

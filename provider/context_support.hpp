@@ -99,19 +99,24 @@ Context* duplicate_context(const Context* ctx) noexcept {
     return new (memory) Context(*ctx);
 }
 
+// Clears key material with a store the compiler may not drop. Contexts are freed at every
+// EVP_DigestInit_ex2 on OpenSSL 3.0 and MACs re-key per message: glibc's explicit_bzero is a
+// vectorized memset, where OPENSSL_cleanse clears 8 bytes a step.
+inline void cleanse(void* memory, size_t size) noexcept {
+#if defined(__GLIBC__)
+    explicit_bzero(memory, size);
+#else
+    OPENSSL_cleanse(memory, size);
+#endif
+}
+
 template <class Context>
 void free_context(void* ctx) noexcept {
     if (ctx == nullptr) {
         return;
     }
-#if defined(__GLIBC__)
-    // Contexts are freed at every EVP_DigestInit_ex2 on OpenSSL 3.0: explicit_bzero is a
-    // vectorized memset the compiler may not drop, where OPENSSL_cleanse clears 8 bytes a step.
-    explicit_bzero(ctx, sizeof(Context));
+    cleanse(ctx, sizeof(Context));
     OPENSSL_free(ctx);
-#else
-    OPENSSL_clear_free(ctx, sizeof(Context));
-#endif
 }
 
 }  // namespace blake2simd

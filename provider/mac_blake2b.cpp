@@ -53,8 +53,15 @@ void* mac_dupctx(void* vctx) noexcept {
     return duplicate_context(static_cast<const MacContext*>(vctx));
 }
 
-void invalidate_keyed_state(MacContext* ctx) noexcept {
-    OPENSSL_cleanse(&ctx->keyed_state, sizeof ctx->keyed_state);
+// What becomes of the keyed state of the configuration being replaced: init overwrites all
+// of it at once with the new one, which clears it as surely as a cleanse and costs nothing
+// extra per re-key; set_ctx_params leaves it until the next init, so it is cleansed.
+enum class StaleKeyedState { cleanse, overwritten_by_caller };
+
+void invalidate_keyed_state(MacContext* ctx, StaleKeyedState stale) noexcept {
+    if (stale == StaleKeyedState::cleanse) {
+        cleanse(&ctx->keyed_state, sizeof ctx->keyed_state);
+    }
     ctx->keyed_state_valid = false;
 }
 
@@ -72,44 +79,68 @@ void detach_from_keyed_state(MacContext* ctx) noexcept {
     }
 }
 
+// Applies a configuration already validated in full. `new_key.bytes` nullptr keeps the key.
+// `settings` by value: it may be the context's own.
+void apply_configuration(MacContext* ctx, Blake2bSettings settings, const KeyArgument& new_key,
+                         StaleKeyedState stale) noexcept {
+    detach_from_keyed_state(ctx);
+    ctx->settings = settings;
+    if (new_key.bytes != nullptr) {
+        store_key(ctx->key, new_key);
+    }
+    invalidate_keyed_state(ctx, stale);
+}
+
 // Validates the params and the key argument (nullptr: none) completely, then applies both;
 // a failing call changes nothing.
-bool configure(MacContext* ctx, const OSSL_PARAM params[], KeyArgument key_argument) noexcept {
-    ParsedParams parsed;
+bool configure(MacContext* ctx, const OSSL_PARAM params[], KeyArgument key_argument,
+               StaleKeyedState stale) noexcept {
     KeyArgument new_key;
     Reason failure{};
+    // The per-message init passes no params: no parsed copy of the settings to build.
+    if (params == nullptr) {
+        if (!select_key(key_argument, KeyArgument{}, new_key, failure)) {
+            B2_RAISE(ctx->provider, failure);
+            return false;
+        }
+        if (new_key.bytes != nullptr) {
+            apply_configuration(ctx, ctx->settings, new_key, stale);
+        }
+        return true;
+    }
+    ParsedParams parsed;
     if (!parse_params(params, ctx->settings, KeyPolicy::accept, parsed, failure) ||
         !select_key(key_argument, parsed.key, new_key, failure)) {
         B2_RAISE(ctx->provider, failure);
         return false;
     }
-    if (!parsed.settings_changed && new_key.bytes == nullptr) {
-        return true;
+    if (parsed.settings_changed || new_key.bytes != nullptr) {
+        apply_configuration(ctx, parsed.settings, new_key, stale);
     }
-    detach_from_keyed_state(ctx);
-    ctx->settings = parsed.settings;
-    if (new_key.bytes != nullptr) {
-        store_key(ctx->key, new_key);
-    }
-    invalidate_keyed_state(ctx);
     return true;
 }
 
 int mac_init(void* vctx, const unsigned char* key, size_t keylen,
              const OSSL_PARAM params[]) noexcept {
     auto* ctx = static_cast<MacContext*>(vctx);
-    if (!configure(ctx, params, KeyArgument{key, keylen})) {
+    if (!configure(ctx, params, KeyArgument{key, keylen}, StaleKeyedState::overwritten_by_caller)) {
         return 0;
     }
+    // Fails only when no key was ever set (a key cannot be removed), so no keyed state was
+    // ever computed and there is nothing stale to overwrite.
     if (!require_key(ctx->provider, ctx->key)) {
         return 0;
     }
-    if (!ctx->keyed_state_valid) {
-        ctx->keyed_state = Blake2bEngine::state_after_key_block(
-            ctx->kernel->compress, configured_params(ctx), ctx->key.bytes);
+    if (ctx->keyed_state_valid) {
+        ctx->engine.resume(ctx->kernel->compress, ctx->keyed_state, ctx->settings.output_size);
+    } else {
+        // The engine compresses the key block itself: no temporary engine or state copies,
+        // and the state the next compression loads is the one the kernel just stored.
+        ctx->engine.start_after_key_block(ctx->kernel->compress, configured_params(ctx),
+                                          ctx->key.bytes);
+        ctx->keyed_state = ctx->engine.state();
         ctx->keyed_state_valid = true;
     }
-    ctx->engine.resume(ctx->kernel->compress, ctx->keyed_state, ctx->settings.output_size);
     ctx->resumed_without_message = true;
     ctx->phase = Phase::absorbing;
     return 1;
@@ -136,7 +167,8 @@ int mac_final(void* vctx, unsigned char* out, size_t* outl, size_t outsize) noex
 }
 
 int mac_set_ctx_params(void* vctx, const OSSL_PARAM params[]) noexcept {
-    return configure(static_cast<MacContext*>(vctx), params, KeyArgument{}) ? 1 : 0;
+    auto* ctx = static_cast<MacContext*>(vctx);
+    return configure(ctx, params, KeyArgument{}, StaleKeyedState::cleanse) ? 1 : 0;
 }
 
 const OSSL_PARAM* mac_settable_ctx_params(void*, void*) noexcept {

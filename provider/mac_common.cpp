@@ -37,11 +37,7 @@ bool require_key(const ProviderContext* provider, const MacKey& key) noexcept {
 }
 
 bool get_mac_ctx_params(OSSL_PARAM params[], size_t output_size, const char* kernel_name) noexcept {
-    OSSL_PARAM* p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_BLOCK_SIZE);
-    if (p != nullptr && !OSSL_PARAM_set_size_t(p, kBlockBytes)) {
-        return false;
-    }
-    return get_common_ctx_params(params, output_size, kernel_name);
+    return get_common_ctx_params(params, output_size, kernel_name, kBlockBytes);
 }
 
 const OSSL_PARAM kMacSettableCtxParams[] = {

@@ -37,6 +37,15 @@ bool parse_padded_field(const OSSL_PARAM* p, uint8_t* field, size_t field_size, 
     return true;
 }
 
+// Param names are a few bytes: an inlined byte loop costs less than a call to strcmp.
+bool is_named(const char* key, const char* name) noexcept {
+    while (*name != '\0' && *key == *name) {
+        ++key;
+        ++name;
+    }
+    return *key == *name;
+}
+
 }  // namespace
 
 Blake2bParams Blake2bSettings::to_params(uint8_t key_length) const noexcept {
@@ -117,16 +126,34 @@ bool parse_params(const OSSL_PARAM params[], const Blake2bSettings& current, Key
     return true;
 }
 
-bool get_common_ctx_params(OSSL_PARAM params[], size_t output_size,
-                           const char* kernel_name) noexcept {
-    OSSL_PARAM* p = nullptr;
-    if ((p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_SIZE)) != nullptr &&
-        !OSSL_PARAM_set_size_t(p, output_size)) {
-        return false;
+// One pass over the array, where a locate per name would scan it once per name: EVP_MAC_final
+// asks for "size" at every message. Like OSSL_PARAM_locate, fills the first param of a name.
+bool get_common_ctx_params(OSSL_PARAM params[], size_t output_size, const char* kernel_name,
+                           size_t block_size) noexcept {
+    if (params == nullptr) {
+        return true;
     }
-    if ((p = OSSL_PARAM_locate(params, names::kParamKernel)) != nullptr &&
-        !OSSL_PARAM_set_utf8_ptr(p, kernel_name) && !OSSL_PARAM_set_utf8_string(p, kernel_name)) {
-        return false;
+    bool size_done = false;
+    bool kernel_done = false;
+    bool block_size_done = block_size == 0;
+    for (OSSL_PARAM* p = params; p->key != nullptr; ++p) {
+        if (!size_done && is_named(p->key, OSSL_MAC_PARAM_SIZE)) {
+            size_done = true;
+            if (!OSSL_PARAM_set_size_t(p, output_size)) {
+                return false;
+            }
+        } else if (!kernel_done && is_named(p->key, names::kParamKernel)) {
+            kernel_done = true;
+            if (!OSSL_PARAM_set_utf8_ptr(p, kernel_name) &&
+                !OSSL_PARAM_set_utf8_string(p, kernel_name)) {
+                return false;
+            }
+        } else if (!block_size_done && is_named(p->key, OSSL_MAC_PARAM_BLOCK_SIZE)) {
+            block_size_done = true;
+            if (!OSSL_PARAM_set_size_t(p, block_size)) {
+                return false;
+            }
+        }
     }
     return true;
 }

@@ -50,8 +50,9 @@ bool parse_size_param(const OSSL_PARAM* p, size_t min, size_t max, Reason out_of
 // The "key" param: an octet string of a valid key length, referenced (not copied) by `key`.
 bool parse_key_param(const OSSL_PARAM* p, KeyArgument& key, Reason& failure) noexcept;
 
-// Fills the gettable parameters common to digest and MAC contexts.
-bool get_common_ctx_params(OSSL_PARAM params[], size_t output_size,
-                           const char* kernel_name) noexcept;
+// Fills the gettable parameters common to digest and MAC contexts, and "block-size" when
+// `block_size` is not 0 (MAC contexts report it; digests report it as a fixed param).
+bool get_common_ctx_params(OSSL_PARAM params[], size_t output_size, const char* kernel_name,
+                           size_t block_size = 0) noexcept;
 
 }  // namespace blake2simd
