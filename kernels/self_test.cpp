@@ -1,7 +1,7 @@
 // Known-answer self-test a kernel must pass before it serves anyone.
 // SPDX-License-Identifier: Apache-2.0
-#include "baseline_guard.hpp"
 #include "self_test.hpp"
+#include "baseline_guard.hpp"
 
 #include <cstring>
 

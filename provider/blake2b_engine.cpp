@@ -1,7 +1,7 @@
 // The BLAKE2b streaming engine under both the digest and the MAC.
 // SPDX-License-Identifier: Apache-2.0
-#include "baseline_guard.hpp"
 #include "blake2b_engine.hpp"
+#include "baseline_guard.hpp"
 
 #include <openssl/crypto.h>
 

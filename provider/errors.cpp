@@ -1,7 +1,7 @@
 // Error reasons and their reporting through the core's error upcalls.
 // SPDX-License-Identifier: Apache-2.0
-#include "baseline_guard.hpp"
 #include "errors.hpp"
+#include "baseline_guard.hpp"
 
 #include <cstdarg>
 

@@ -11,3 +11,16 @@ add_test(NAME module_dependencies
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_module_deps.py
                  $<TARGET_FILE:blake2simd>)
 set_tests_properties(module_dependencies PROPERTIES LABELS provider SKIP_RETURN_CODE 77)
+
+# .clang-format is the style: every C++ source follows it (clang-format 14, as pinned there).
+find_program(B2_CLANG_FORMAT NAMES clang-format-14 clang-format)
+if(B2_CLANG_FORMAT)
+  file(GLOB_RECURSE b2_formatted_sources CONFIGURE_DEPENDS
+       ${PROJECT_SOURCE_DIR}/provider/*.cpp ${PROJECT_SOURCE_DIR}/provider/*.hpp
+       ${PROJECT_SOURCE_DIR}/kernels/*.cpp ${PROJECT_SOURCE_DIR}/kernels/*.hpp
+       ${PROJECT_SOURCE_DIR}/kernels/*.inc ${PROJECT_SOURCE_DIR}/tests/*.cpp
+       ${PROJECT_SOURCE_DIR}/tests/*.hpp ${PROJECT_SOURCE_DIR}/tests/*.c
+       ${PROJECT_SOURCE_DIR}/bench/*.cpp ${PROJECT_SOURCE_DIR}/bench/*.hpp)
+  add_test(NAME clang_format COMMAND ${B2_CLANG_FORMAT} --dry-run -Werror ${b2_formatted_sources})
+  set_tests_properties(clang_format PROPERTIES LABELS provider)
+endif()

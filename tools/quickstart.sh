@@ -7,7 +7,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 BUILD_PACKAGES="g++ make cmake pkg-config libssl-dev openssl python3"
-TEST_PACKAGES="qemu-user valgrind clang libclang-rt-14-dev dpkg-dev file"
+TEST_PACKAGES="qemu-user valgrind clang libclang-rt-14-dev clang-format dpkg-dev file"
 
 install_missing() {
     missing=""
