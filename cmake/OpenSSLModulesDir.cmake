@@ -60,7 +60,7 @@ function(_b2_modulesdir_from_openssl_cli out_var)
     return()
   endif()
   set(cli_version "${CMAKE_MATCH_1}")
-  if(NOT OPENSSL_VERSION MATCHES "^${cli_version}")
+  if(NOT OPENSSL_VERSION VERSION_EQUAL cli_version)
     message(STATUS "blake2simd: ${B2_OPENSSL_EXECUTABLE} reports OpenSSL ${cli_version}, "
                    "headers are ${OPENSSL_VERSION}; ignoring its MODULESDIR")
     return()

@@ -53,17 +53,19 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION libs)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 string(CONCAT CPACK_DEBIAN_PACKAGE_DESCRIPTION
-    "BLAKE2B-512 digest and BLAKE2BMAC for OpenSSL 3.0 and later, computed by the\n"
-    "fastest kernel the CPU supports. To activate it, include ${B2_SNIPPET_INSTALL_PATH}\n"
+    "BLAKE2B-512 digest and BLAKE2BMAC for OpenSSL 3.0 and later, plus the 4-way\n"
+    "parallel BLAKE2BP-512 and BLAKE2BPMAC, computed by the fastest kernel the CPU\n"
+    "supports. To activate it, include ${B2_SNIPPET_INSTALL_PATH}\n"
     "from openssl.cnf as the comments in that file describe.")
 # libcrypto lives in libssl3 on Debian 12. dpkg-shlibdeps derives libc6 and libssl3 with their
-# minimum versions; without it the list is spelled out. The module needs no C++ runtime
+# minimum versions; without it the list is spelled out as it computes them on Debian 12 (the
+# module's pthread_once is versioned GLIBC_2.34). The module needs no C++ runtime
 # (provider/CMakeLists.txt), so libstdc++6 is not a dependency.
 find_program(B2_DPKG_SHLIBDEPS dpkg-shlibdeps)
 if(B2_DPKG_SHLIBDEPS)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 else()
-  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libssl3 (>= 3.0), libc6")
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libssl3 (>= 3.0.0), libc6 (>= 2.34)")
 endif()
 
 # The snippet is a conffile: dpkg keeps an administrator's edits (e.g. `kernel =`) on upgrade.

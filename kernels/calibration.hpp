@@ -1,5 +1,5 @@
 // Timing loop shared by the single-lane (dispatch.cpp) and 4-lane (lanes4.cpp) calibrations.
-// (lanes4.cpp). SPDX-License-Identifier: Apache-2.0
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <time.h>

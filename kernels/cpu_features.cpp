@@ -82,9 +82,13 @@ CpuidReadings read_cpuid() noexcept {
     return readings;
 }
 
+namespace {
+
 CpuFeatures detect_features() noexcept {
     return decide_features(read_cpuid());
 }
+
+}  // namespace
 
 const CpuFeatures& detected_features() noexcept {
     return ComputedOnce<CpuFeatures, &detect_features>::get();

@@ -240,6 +240,10 @@ bool is_runnable(const KernelInfo& kernel) noexcept {
     return index < kKernelCount && process_facts().measurements[index].passed_self_test;
 }
 
+bool reference_kernel_works() noexcept {
+    return is_runnable(kCompiledKernels[0]);
+}
+
 Selection select_kernel(std::string_view request) noexcept {
     return choose(request, cpu::detected_features(), kCompiledKernels,
                   calibrated_facts().measurements);

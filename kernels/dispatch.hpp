@@ -28,6 +28,10 @@ const KernelInfo* find_kernel(std::string_view name) noexcept;
 // Kernels the CPU lacks are never executed, not even for the self-test.
 bool is_runnable(const KernelInfo& kernel) noexcept;
 
+// Whether the reference kernel reproduced its known answer: the condition for offering any
+// algorithm at all. Runs the self-tests (microseconds), not the calibration.
+bool reference_kernel_works() noexcept;
+
 struct Selection {
     const KernelInfo* kernel;  // nullptr only when even the reference kernel failed its self-test
     bool automatic;            // the automatic choice serves: auto, empty, or a refused request

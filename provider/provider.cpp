@@ -106,22 +106,24 @@ int provider_get_params(void* provctx, OSSL_PARAM params[]) noexcept {
                : 0;
 }
 
-// A provider whose kernels all failed their self-tests offers nothing: OpenSSL would keep
-// using a provider that merely reports status 0.
-const OSSL_ALGORITHM* provider_query_operation(void* provctx, int operation_id,
-                                               int* no_cache) noexcept {
+// A provider whose reference kernel failed its self-test offers nothing: OpenSSL would keep
+// using a provider that merely reports status 0. OpenSSL asks every provider about every
+// operation it fetches (a SHA-256 fetch asks us about digests too), so answering needs only
+// the self-tests; the calibration waits for a context of ours (or a buildinfo/kernel query).
+const OSSL_ALGORITHM* provider_query_operation(void*, int operation_id, int* no_cache) noexcept {
     *no_cache = 0;
-    if (static_cast<ProviderContext*>(provctx)->kernel_choice().kernel == nullptr) {
-        return nullptr;
-    }
+    const OSSL_ALGORITHM* algorithms = nullptr;
     switch (operation_id) {
         case OSSL_OP_DIGEST:
-            return kDigests;
+            algorithms = kDigests;
+            break;
         case OSSL_OP_MAC:
-            return kMacs;
+            algorithms = kMacs;
+            break;
         default:
             return nullptr;
     }
+    return dispatch::reference_kernel_works() ? algorithms : nullptr;
 }
 
 const OSSL_ITEM* provider_get_reason_strings(void*) noexcept {
