@@ -18,6 +18,22 @@
 namespace blake2simd::dispatch {
 namespace {
 
+// Kernel names match case-insensitively, as OpenSSL's own names do ("AVX2" is "avx2").
+bool names_match(std::string_view request, std::string_view name) noexcept {
+    if (request.size() != name.size()) {
+        return false;
+    }
+    for (size_t i = 0; i < name.size(); ++i) {
+        const char lower = (request[i] >= 'A' && request[i] <= 'Z')
+                               ? static_cast<char>(request[i] - 'A' + 'a')
+                               : request[i];
+        if (lower != name[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
 // One row per kernel; cpu_can_run() knows what each KernelId needs.
 constexpr KernelInfo kCompiledKernels[] = {
     {KernelId::ref, "ref", &kernels::compress_ref},
@@ -185,11 +201,11 @@ Selection choose(std::string_view request, const cpu::CpuFeatures& features,
     }
     const KernelInfo& automatic = kernels[fastest];
 
-    const bool wants_auto = request.empty() || request == "auto";
+    const bool wants_auto = request.empty() || names_match(request, "auto");
     const KernelInfo* requested = nullptr;
     if (!wants_auto) {
         for (const auto& kernel : kernels) {
-            if (request == kernel.name) {
+            if (names_match(request, kernel.name)) {
                 requested = &kernel;
             }
         }
@@ -210,7 +226,7 @@ Selection choose(std::string_view request, const cpu::CpuFeatures& features,
                       megabytes_per_second(measurements[0]));
         return selection;
     }
-    const char* reason = "is unknown";
+    const char* reason = "is unknown or not built in";
     if (requested != nullptr) {
         reason = cpu_can_run(requested->id, features) ? "failed its self-test"
                                                       : "is not supported by this CPU";
@@ -228,7 +244,7 @@ std::span<const KernelInfo> compiled_kernels() noexcept {
 
 const KernelInfo* find_kernel(std::string_view name) noexcept {
     for (const auto& kernel : kCompiledKernels) {
-        if (name == kernel.name) {
+        if (names_match(name, kernel.name)) {
             return &kernel;
         }
     }

@@ -223,6 +223,11 @@ void test_live_selection(b2kernels_test::Checks& checks) {
         "an unknown request is reported as unknown");
     std::printf("unknown: %s\n", unknown.description);
     checks.check(dispatch::find_kernel("nonesuch") == nullptr, "find_kernel of an unknown name");
+    // Names match case-insensitively, like OpenSSL's.
+    checks.check(dispatch::find_kernel("REF") == &kernels[0], "find_kernel ignores case");
+    const dispatch::Selection upper = dispatch::select_kernel("Ref");
+    checks.check(upper.kernel == &kernels[0] && !upper.automatic, "a request ignores case");
+    checks.check(dispatch::select_kernel("AUTO").automatic, "AUTO means auto");
     checks.check(automatic.automatic && unknown.automatic, "auto and fallbacks are automatic");
 
     // The automatic BLAKE2bp kernel is timed on first use, then fixed for the process.
