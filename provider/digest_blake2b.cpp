@@ -39,6 +39,11 @@ void* digest_dupctx(void* vctx) noexcept {
 }
 
 bool apply_params(DigestContext* ctx, const OSSL_PARAM params[]) noexcept {
+    // OpenSSL 3.0 inits a fresh context per message, mostly without params: as in mac_init,
+    // no parsed copy of the settings for nothing to parse.
+    if (params == nullptr) {
+        return true;
+    }
     ParsedParams parsed;
     Reason failure{};
     if (!parse_params(params, ctx->settings, KeyPolicy::reject, parsed, failure)) {
