@@ -42,7 +42,8 @@ def build_deb(c, args, scratch):
     if shutil.which("dpkg-deb") is None:
         skip("dpkg-deb not found")
     stage = scratch / "stage"
-    installed = subprocess.run([args.cmake, "--install", args.build_dir], capture_output=True,
+    installed = subprocess.run([args.cmake, "--install", args.build_dir, "--strip"],
+                               capture_output=True,
                                text=True, timeout=120, env=dict(os.environ, DESTDIR=str(stage)))
     if not c.check(installed.returncode == 0, "cmake --install into the staging directory",
                    installed.stdout + installed.stderr):

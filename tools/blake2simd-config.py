@@ -386,7 +386,7 @@ def command_enable(args):
     if block is not None and block_module(block) == module:
         print(f"blake2simd is already enabled in {describe_path(path)}; nothing changed")
         return 0
-    Cnf(base)  # refuses an unreadable file before OpenSSL is asked anything
+    make_block(base, module, {"default"})  # refuses a file it cannot edit before asking OpenSSL
     before = active_providers(args.openssl, real) if block is None else None
     if before is None:  # re-enabling with another module path: judge the file without our block
         with tempfile.NamedTemporaryFile("w", suffix=".cnf", dir=os.path.dirname(real)) as plain:
@@ -405,7 +405,8 @@ def command_enable(args):
         served = ask_libcrypto(libcrypto, scratch)
         if served["BLAKE2B-512"] != PROVIDER or served["BLAKE2BMAC"] != PROVIDER:
             raise Refusal(f"with the change, a plain fetch is still served by "
-                          f"{served['BLAKE2B-512']} (digest) / {served['BLAKE2BMAC']} (MAC): "
+                          f"{served['BLAKE2B-512'] or 'nobody'} (digest) / "
+                          f"{served['BLAKE2BMAC'] or 'nobody'} (MAC): "
                           "probably a mandatory property in default_properties (fips=yes?) "
                           "rules blake2simd out; nothing written")
 
