@@ -196,6 +196,29 @@ def refusals(c, args, workdir, stock):
         print(f"     message: {result.stderr.strip()[:200]}")
 
 
+def not_root(c, args, workdir, stock):
+    """Run as an ordinary user (nobody), enable must say it needs root and change nothing."""
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        print("note: not-root message not checked (needs root and setpriv)")
+        return
+    m = Machine(args, workdir / "not-root", stock)
+    for path in [workdir, *m.root.rglob("*")]:
+        if path.is_dir():
+            path.chmod(0o755)
+    cmd = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", sys.executable,
+           args.tool, "enable", "--config", m.link, "--module", m.module,
+           "--openssl", args.openssl]
+    result = subprocess.run([str(x) for x in cmd], stdin=subprocess.DEVNULL, capture_output=True,
+                            text=True, timeout=120)
+    if "Permission denied" in result.stderr and "blake2simd-config" not in result.stderr:
+        print(f"note: nobody cannot run the tool here, not checked: {result.stderr.strip()}")
+        return
+    c.check(result.returncode != 0 and "not writable" in result.stderr and "root" in result.stderr,
+            "[not root] enable says the file is not writable and to run it as root",
+            describe(result))
+    c.check(m.text() == stock.encode(), "[not root] file unchanged")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tool", required=True, help="configured blake2simd-config script")
@@ -222,7 +245,9 @@ def main():
             stock = (pathlib.Path(args.data_dir) / name).read_text()
             scenario(c, args, workdir, name, stock, legacy=False)
             scenario(c, args, workdir, name, with_legacy(stock), legacy=True)
-        refusals(c, args, workdir, (pathlib.Path(args.data_dir) / STOCK_FILES[0]).read_text())
+        debian12 = (pathlib.Path(args.data_dir) / STOCK_FILES[0]).read_text()
+        refusals(c, args, workdir, debian12)
+        not_root(c, args, workdir, debian12)
     c.finish()
 
 
