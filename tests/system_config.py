@@ -196,6 +196,19 @@ def refusals(c, args, workdir, stock):
         print(f"     message: {result.stderr.strip()[:200]}")
 
 
+def minimal_file(c, args, workdir):
+    """No openssl_conf at all and no newline at the end: enable adds the whole chain, disable
+    gives back the exact bytes."""
+    text = "HOME = .\n[ req ]\ndistinguished_name = dn\n[ dn ]"
+    m = Machine(args, workdir / "minimal", text)
+    enabled = m.tool("enable")
+    c.equal(enabled.returncode, 0, "[minimal file] enable succeeds")
+    check_served(c, m, "minimal file, enabled", by_blake2simd=True)
+    disabled = m.tool("disable")
+    c.check(disabled.returncode == 0 and m.text() == text.encode(),
+            "[minimal file] disable restores it, missing final newline included")
+
+
 def not_root(c, args, workdir, stock):
     """Run as an ordinary user (nobody), enable must say it needs root and change nothing."""
     if os.geteuid() != 0 or shutil.which("setpriv") is None:
@@ -248,6 +261,7 @@ def main():
         debian12 = (pathlib.Path(args.data_dir) / STOCK_FILES[0]).read_text()
         refusals(c, args, workdir, debian12)
         not_root(c, args, workdir, debian12)
+        minimal_file(c, args, workdir)
     c.finish()
 
 
