@@ -6,8 +6,8 @@
 # trusted only when it describes the libcrypto that find_package(OpenSSL) found: on machines with
 # several OpenSSL installations (oqs-provider#665) the module would otherwise land where the *other*
 # library looks.
-# The result is a cache variable, so `-DB2_MODULESDIR=...` always wins. Safe to include more than
-# once (the top level before provider/, Packaging.cmake, tests/system.cmake).
+# `-DB2_MODULESDIR=...` always wins; left empty, the detection runs on every configure. Safe to
+# include more than once (Packaging.cmake, tests/system.cmake).
 include(GNUInstallDirs)
 
 if(NOT OPENSSL_FOUND)
@@ -70,36 +70,40 @@ function(_b2_modulesdir_from_openssl_cli out_var)
   endif()
 endfunction()
 
-if(NOT DEFINED CACHE{B2_MODULESDIR})
+set(B2_MODULESDIR "" CACHE PATH
+    "Directory blake2simd.so is installed into (empty: OpenSSL's MODULESDIR when it lies under \
+CMAKE_INSTALL_PREFIX, else <libdir>/ossl-modules under the prefix)")
+if(B2_MODULESDIR STREQUAL "")
   _b2_modulesdir_from_pkgconfig(_b2_detected)
   set(_b2_source "pkg-config libcrypto modulesdir")
   if(_b2_detected STREQUAL "")
     _b2_modulesdir_from_openssl_cli(_b2_detected)
     set(_b2_source "openssl version -m")
   endif()
+  # An install under another prefix (the default /usr/local) stays under it, so that removing
+  # that prefix's files removes the module too; blake2simd-config names the module by its
+  # absolute path, so OpenSSL need not search there.
+  if(NOT _b2_detected STREQUAL "" AND NOT _b2_detected MATCHES "^${CMAKE_INSTALL_PREFIX}/")
+    message(STATUS "blake2simd: OpenSSL's MODULESDIR ${_b2_detected} is outside the install "
+                   "prefix ${CMAKE_INSTALL_PREFIX}; installing the module under the prefix")
+    set(_b2_detected "")
+  endif()
   if(_b2_detected STREQUAL "")
     set(_b2_detected "${CMAKE_INSTALL_FULL_LIBDIR}/ossl-modules")
-    set(_b2_source "fallback \${CMAKE_INSTALL_FULL_LIBDIR}/ossl-modules")
+    set(_b2_source "\${CMAKE_INSTALL_FULL_LIBDIR}/ossl-modules")
   endif()
-  set(B2_MODULESDIR "${_b2_detected}"
-      CACHE PATH "Directory blake2simd.so is installed into (OpenSSL's MODULESDIR)")
-  message(STATUS "blake2simd: B2_MODULESDIR = ${B2_MODULESDIR} (from ${_b2_source})")
+  set(_b2_modulesdir "${_b2_detected}")
+  message(STATUS "blake2simd: module directory ${_b2_modulesdir} (from ${_b2_source})")
+else()
+  set(_b2_modulesdir "${B2_MODULESDIR}")
 endif()
 
 # --- Install locations derived from it (used by the install rules, the snippet and the tests) ---
 
-# `module =` in the snippet must be absolute: a relative B2_MODULESDIR is taken as under the prefix.
-if(IS_ABSOLUTE "${B2_MODULESDIR}")
-  set(B2_MODULESDIR_FULL "${B2_MODULESDIR}")
+# blake2simd-config writes `module =` with an absolute path: a relative directory is under the prefix.
+if(IS_ABSOLUTE "${_b2_modulesdir}")
+  set(B2_MODULESDIR_FULL "${_b2_modulesdir}")
 else()
-  set(B2_MODULESDIR_FULL "${CMAKE_INSTALL_PREFIX}/${B2_MODULESDIR}")
+  set(B2_MODULESDIR_FULL "${CMAKE_INSTALL_PREFIX}/${_b2_modulesdir}")
 endif()
 set(B2_MODULE_INSTALL_PATH "${B2_MODULESDIR_FULL}/blake2simd${CMAKE_SHARED_MODULE_SUFFIX}")
-
-# GNUInstallDirs maps the /usr prefix to /etc, so a distribution build gets /etc/ssl/blake2simd.cnf
-# next to /etc/ssl/openssl.cnf; any other prefix keeps the snippet under that prefix.
-# Recomputed on every run so a changed prefix is followed; `-DB2_SNIPPET_DIR=...` overrides it.
-if(NOT DEFINED B2_SNIPPET_DIR)
-  set(B2_SNIPPET_DIR "${CMAKE_INSTALL_FULL_SYSCONFDIR}/ssl")
-endif()
-set(B2_SNIPPET_INSTALL_PATH "${B2_SNIPPET_DIR}/blake2simd.cnf")

@@ -1,29 +1,51 @@
-# Install rules (module, openssl.cnf snippet, docs) and the CPack Debian package.
+# Install rules (module, blake2simd-config, man pages, docs) and the CPack Debian package.
 # SPDX-License-Identifier: Apache-2.0
 #
 # Included once, at the end of the top-level CMakeLists.txt, after the `blake2simd` target exists.
-# Nothing here edits openssl.cnf: the snippet only defines [blake2simd_sect], and its comments tell
-# the administrator which lines to add. The package ships no maintainer scripts.
+# Nothing here edits openssl.cnf: `blake2simd-config enable` does, when the administrator runs it.
+# The package ships no maintainer scripts and no conffile; removing it leaves an enabled
+# openssl.cnf pointing at a missing module, which OpenSSL skips (default then serves).
 include_guard(GLOBAL)
 include(GNUInstallDirs)
 include(${CMAKE_CURRENT_LIST_DIR}/OpenSSLModulesDir.cmake)
 
-# Only named in the snippet's comments, as the usual place of the file to edit. Debian's OPENSSLDIR
-# is /usr/lib/ssl, whose openssl.cnf is a symlink to /etc/ssl/openssl.cnf: name the real file.
-set(B2_SYSTEM_OPENSSL_CNF "/etc/ssl/openssl.cnf")
-find_program(B2_OPENSSL_EXECUTABLE openssl)
-if(B2_OPENSSL_EXECUTABLE)
-  execute_process(COMMAND "${B2_OPENSSL_EXECUTABLE}" version -d OUTPUT_VARIABLE _b2_openssldir
-                  RESULT_VARIABLE _b2_rc ERROR_QUIET)
-  if(_b2_rc EQUAL 0 AND _b2_openssldir MATCHES "OPENSSLDIR: \"([^\"]+)\"")
-    get_filename_component(B2_SYSTEM_OPENSSL_CNF "${CMAKE_MATCH_1}/openssl.cnf" REALPATH)
-  endif()
+# --- blake2simd-config: the script with this build's module path filled in ----------------------
+
+set(B2_CONFIG_TOOL ${PROJECT_BINARY_DIR}/dist/blake2simd-config)
+configure_file(${PROJECT_SOURCE_DIR}/tools/blake2simd-config.py ${B2_CONFIG_TOOL} @ONLY)
+
+# --- Man pages: POD -> troff by pod2man (Debian's perl package), gzipped as Debian wants ----------
+
+set(B2_REQUIRE_MAN_PAGES OFF CACHE BOOL "Fail when pod2man is missing (the .deb build sets it)")
+find_program(B2_POD2MAN pod2man)
+find_program(B2_GZIP gzip)
+set(B2_MAN_PAGES "")
+if(B2_POD2MAN AND B2_GZIP)
+  foreach(_b2_page blake2simd.7 blake2simd-config.8)
+    string(REGEX MATCH "[0-9]$" _b2_section "${_b2_page}")
+    string(REGEX REPLACE "\\.[0-9]$" "" _b2_name "${_b2_page}")
+    set(_b2_out ${PROJECT_BINARY_DIR}/man/${_b2_page})
+    add_custom_command(
+      OUTPUT ${_b2_out}.gz
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/man
+      COMMAND ${B2_POD2MAN} --errors=die --section=${_b2_section} --name=${_b2_name}
+              --center=blake2simd "--release=blake2simd ${PROJECT_VERSION}"
+              ${PROJECT_SOURCE_DIR}/docs/man/${_b2_page}.pod ${_b2_out}
+      COMMAND ${B2_GZIP} -9nf ${_b2_out}
+      DEPENDS ${PROJECT_SOURCE_DIR}/docs/man/${_b2_page}.pod
+      COMMENT "pod2man ${_b2_page}" VERBATIM)
+    install(FILES ${_b2_out}.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man${_b2_section})
+    list(APPEND B2_MAN_PAGES ${_b2_out}.gz)
+  endforeach()
+  add_custom_target(b2_man_pages ALL DEPENDS ${B2_MAN_PAGES})
+elseif(B2_REQUIRE_MAN_PAGES)
+  message(FATAL_ERROR "blake2simd: pod2man (Debian package perl) and gzip are needed for the "
+                      "man pages: apt-get install perl")
+else()
+  message(STATUS "blake2simd: pod2man not found (Debian package perl); no man pages")
 endif()
 
-configure_file(${PROJECT_SOURCE_DIR}/dist/blake2simd.cnf.in
-               ${PROJECT_BINARY_DIR}/dist/blake2simd.cnf @ONLY)
-
-# --- Install rules ----------------------------------------------------------------------------
+# --- Install rules ------------------------------------------------------------------------------
 
 if(TARGET blake2simd)
   install(TARGETS blake2simd LIBRARY DESTINATION "${B2_MODULESDIR_FULL}")
@@ -31,20 +53,31 @@ else()
   message(WARNING "blake2simd: Packaging.cmake included before the blake2simd target exists; "
                   "the module will not be installed")
 endif()
-install(FILES ${PROJECT_BINARY_DIR}/dist/blake2simd.cnf DESTINATION "${B2_SNIPPET_DIR}")
-foreach(_b2_doc README.md LICENSE)
-  if(EXISTS ${PROJECT_SOURCE_DIR}/${_b2_doc})
-    install(FILES ${PROJECT_SOURCE_DIR}/${_b2_doc} DESTINATION ${CMAKE_INSTALL_DOCDIR})
-  endif()
-endforeach()
+install(PROGRAMS ${B2_CONFIG_TOOL} DESTINATION ${CMAKE_INSTALL_SBINDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/docs/deploying.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# Debian's place for the licence is the copyright file (lintian: no-copyright-file), which points
+# at the system's copy of the Apache licence; a native package's history is changelog.gz.
+if(CMAKE_INSTALL_PREFIX STREQUAL "/usr")
+  set(_b2_changelog ${PROJECT_BINARY_DIR}/dist/changelog)
+  configure_file(${PROJECT_SOURCE_DIR}/dist/changelog.in ${_b2_changelog} @ONLY)
+  add_custom_command(OUTPUT ${_b2_changelog}.gz
+                     COMMAND gzip -9nkf ${_b2_changelog}
+                     DEPENDS ${_b2_changelog} VERBATIM)
+  add_custom_target(b2_deb_changelog ALL DEPENDS ${_b2_changelog}.gz)
+  install(FILES ${PROJECT_SOURCE_DIR}/dist/copyright ${_b2_changelog}.gz
+          DESTINATION ${CMAKE_INSTALL_DOCDIR})
+else()
+  install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
+endif()
 
-# --- Debian package ---------------------------------------------------------------------------
+# --- Debian package -----------------------------------------------------------------------------
 
 set(CPACK_PACKAGE_NAME blake2simd)
 set(CPACK_PACKAGE_VENDOR "blake2simd")
-set(CPACK_PACKAGE_CONTACT "blake2simd maintainers <blake2simd@localhost>"
+set(CPACK_PACKAGE_CONTACT "blake2simd maintainers <blake2simd@example.org>"
     CACHE STRING "Maintainer field of the Debian package")
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "fast BLAKE2b provider for OpenSSL 3")
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
 set(CPACK_GENERATOR DEB)
 set(CPACK_STRIP_FILES ON)
@@ -55,36 +88,19 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 string(CONCAT CPACK_DEBIAN_PACKAGE_DESCRIPTION
     "BLAKE2B-512 digest and BLAKE2BMAC for OpenSSL 3.0 and later, plus the 4-way\n"
     "parallel BLAKE2BP-512 and BLAKE2BPMAC, computed by the fastest kernel the CPU\n"
-    "supports. To activate it, include ${B2_SNIPPET_INSTALL_PATH}\n"
-    "from openssl.cnf as the comments in that file describe.")
-# libcrypto lives in libssl3 on Debian 12. dpkg-shlibdeps derives libc6 and libssl3 with their
-# minimum versions; without it the list is spelled out as it computes them on Debian 12 (the
-# module's pthread_once is versioned GLIBC_2.34). The module needs no C++ runtime
-# (provider/CMakeLists.txt), so libstdc++6 is not a dependency.
-find_program(B2_DPKG_SHLIBDEPS dpkg-shlibdeps)
-if(B2_DPKG_SHLIBDEPS)
-  set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-else()
-  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libssl3 (>= 3.0.0), libc6 (>= 2.34)")
-endif()
+    "supports. Installing changes nothing: `blake2simd-config enable` activates it\n"
+    "for every program that reads the system openssl.cnf, `blake2simd-config status`\n"
+    "shows who serves BLAKE2b, and removal is safe before or after `disable`.")
 
-# The snippet is a conffile: dpkg keeps an administrator's edits (e.g. `kernel =`) on upgrade.
-file(WRITE ${PROJECT_BINARY_DIR}/dist/deb/conffiles "${B2_SNIPPET_INSTALL_PATH}\n")
-set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${PROJECT_BINARY_DIR}/dist/deb/conffiles)
+# The package ships no conffile and no maintainer scripts (see the top of this file).
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 
-# A .deb must follow Debian's layout. Relative destinations land under /usr anyway, but the module
-# and snippet paths were fixed at configure time from CMAKE_INSTALL_PREFIX, so refuse other prefixes
-# at cpack time (the file below is read by cpack, once per generator).
+# Depends is computed when cpack runs, from the built module (see the file for why).
+set(B2_DEB_REQUIRES_MAN_PAGES "${B2_MAN_PAGES}")
+configure_file(${PROJECT_SOURCE_DIR}/dist/CPackProjectConfig.cmake.in
+               ${PROJECT_BINARY_DIR}/dist/CPackProjectConfig.cmake.in @ONLY)
+file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/dist/CPackProjectConfig.cmake
+     INPUT ${PROJECT_BINARY_DIR}/dist/CPackProjectConfig.cmake.in)
 set(CPACK_PROJECT_CONFIG_FILE ${PROJECT_BINARY_DIR}/dist/CPackProjectConfig.cmake)
-if(CMAKE_INSTALL_PREFIX STREQUAL "/usr")
-  file(WRITE ${CPACK_PROJECT_CONFIG_FILE} "# The prefix is /usr: nothing to check.\n")
-else()
-  file(WRITE ${CPACK_PROJECT_CONFIG_FILE}
-       "if(CPACK_GENERATOR STREQUAL \"DEB\")\n"
-       "  message(FATAL_ERROR \"blake2simd: this tree is configured with CMAKE_INSTALL_PREFIX="
-       "${CMAKE_INSTALL_PREFIX}; a Debian package needs -DCMAKE_INSTALL_PREFIX=/usr\")\n"
-       "endif()\n")
-endif()
 
 include(CPack)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # Label "system". The scripts get every path on their command line and exit 77 when a
-# prerequisite (stock openssl.cnf, dpkg-deb, a /usr-prefixed tree for the .deb) is absent.
+# prerequisite (dpkg-deb, a /usr-prefixed tree for the .deb, root and debootstrap) is absent.
 find_package(Python3 COMPONENTS Interpreter)
 if(NOT Python3_Interpreter_FOUND)
   message(STATUS "blake2simd: no Python 3 interpreter, system tests not registered")
@@ -18,17 +18,16 @@ target_link_libraries(b2_legacy_app PRIVATE OpenSSL::Crypto b2_warnings)
 
 set(_b2_system_dir ${CMAKE_CURRENT_LIST_DIR})
 # openssl and python are not built with the sanitizer runtime, so they cannot dlopen a module that
-# is; those two tests then skip instead of failing on the loader.
+# is; those tests then skip instead of failing on the loader.
 set(_b2_sanitizer_arg "")
 if("${CMAKE_C_FLAGS} ${CMAKE_CXX_FLAGS} ${CMAKE_MODULE_LINKER_FLAGS}" MATCHES "-fsanitize=")
   set(_b2_sanitizer_arg --sanitized-module)
 endif()
-set(_b2_snippet ${PROJECT_BINARY_DIR}/dist/blake2simd.cnf)
-
-add_test(NAME system_cnf
-         COMMAND Python3::Interpreter ${_b2_system_dir}/system_cnf.py
-                 --openssl ${B2_OPENSSL_CLI} --module $<TARGET_FILE:blake2simd>
-                 --snippet ${_b2_snippet} --stock-cnf /etc/ssl/openssl.cnf ${_b2_sanitizer_arg})
+add_test(NAME system_config
+         COMMAND Python3::Interpreter ${_b2_system_dir}/system_config.py
+                 --tool ${PROJECT_BINARY_DIR}/dist/blake2simd-config --openssl ${B2_OPENSSL_CLI}
+                 --module $<TARGET_FILE:blake2simd> --legacy-app $<TARGET_FILE:b2_legacy_app>
+                 --data-dir ${_b2_system_dir}/data ${_b2_sanitizer_arg})
 
 add_test(NAME system_apps
          COMMAND Python3::Interpreter ${_b2_system_dir}/system_apps.py
@@ -38,17 +37,27 @@ add_test(NAME system_apps
 add_test(NAME system_install
          COMMAND Python3::Interpreter ${_b2_system_dir}/system_install.py
                  --cmake ${CMAKE_COMMAND} --build-dir ${PROJECT_BINARY_DIR}
-                 --module-path ${B2_MODULE_INSTALL_PATH} --snippet-path ${B2_SNIPPET_INSTALL_PATH}
-                 --docdir ${CMAKE_INSTALL_FULL_DOCDIR} --source-dir ${PROJECT_SOURCE_DIR})
-
-add_test(NAME system_deb
-         COMMAND Python3::Interpreter ${_b2_system_dir}/system_deb.py
-                 --cmake ${CMAKE_COMMAND} --cpack ${CMAKE_CPACK_COMMAND} --build-dir ${PROJECT_BINARY_DIR}
                  --prefix ${CMAKE_INSTALL_PREFIX} --module-path ${B2_MODULE_INSTALL_PATH}
-                 --snippet-path ${B2_SNIPPET_INSTALL_PATH} --version ${PROJECT_VERSION}
-                 --source-dir ${PROJECT_SOURCE_DIR})
+                 --tool-path ${CMAKE_INSTALL_FULL_SBINDIR}/blake2simd-config
+                 --mandir ${CMAKE_INSTALL_FULL_MANDIR} --docdir ${CMAKE_INSTALL_FULL_DOCDIR})
 
-set_tests_properties(system_cnf system_apps system_install system_deb
-                     PROPERTIES LABELS system SKIP_RETURN_CODE 77 TIMEOUT 120)
-# Both run the build tree's install script, which rewrites its install_manifest.txt.
-set_tests_properties(system_install system_deb PROPERTIES RESOURCE_LOCK b2_build_tree_install)
+set(_b2_deb_args --cmake ${CMAKE_COMMAND} --cpack ${CMAKE_CPACK_COMMAND}
+                 --build-dir ${PROJECT_BINARY_DIR} --prefix ${CMAKE_INSTALL_PREFIX}
+                 --module-path ${B2_MODULE_INSTALL_PATH} --version ${PROJECT_VERSION})
+add_test(NAME system_deb COMMAND Python3::Interpreter ${_b2_system_dir}/system_deb.py ${_b2_deb_args})
+# Root only: installs the .deb into a cached minimal Debian root and runs enable/status/purge there.
+# Debian 12 and 13 (whose libcrypto package is libssl3t64). About 30 s each once the roots are
+# cached; making each root the first time takes a few minutes.
+foreach(_b2_suite bookworm trixie)
+  add_test(NAME system_root_${_b2_suite}
+           COMMAND Python3::Interpreter ${_b2_system_dir}/system_root.py ${_b2_deb_args}
+                   --suite ${_b2_suite} --cache-dir /var/cache/blake2simd-ci/deploy)
+endforeach()
+
+set(_b2_system_tests system_config system_apps system_install system_deb system_root_bookworm
+                     system_root_trixie)
+set_tests_properties(${_b2_system_tests} PROPERTIES LABELS system SKIP_RETURN_CODE 77 TIMEOUT 300)
+set_tests_properties(system_root_bookworm system_root_trixie PROPERTIES TIMEOUT 1200)
+# They run the build tree's install script, which rewrites its install_manifest.txt.
+set_tests_properties(system_install system_deb system_root_bookworm system_root_trixie
+                     PROPERTIES RESOURCE_LOCK b2_build_tree_install)

@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-# `DESTDIR=... cmake --install` puts module, snippet and docs where the configuration says.
+# `DESTDIR=... cmake --install` gives a consistent layout: module, blake2simd-config, man pages and
+# docs where the configuration says, all under the prefix, and every path the tool names exists.
 # SPDX-License-Identifier: Apache-2.0
 import argparse
 import os
 import pathlib
+import re
 import subprocess
+import sys
 import tempfile
 
 from system_common import Checks
@@ -18,10 +21,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--cmake", required=True)
     parser.add_argument("--build-dir", required=True)
+    parser.add_argument("--prefix", required=True, help="CMAKE_INSTALL_PREFIX")
     parser.add_argument("--module-path", required=True, help="installed blake2simd.so, absolute")
-    parser.add_argument("--snippet-path", required=True, help="installed blake2simd.cnf, absolute")
+    parser.add_argument("--tool-path", required=True, help="installed blake2simd-config")
+    parser.add_argument("--mandir", required=True, help="CMAKE_INSTALL_FULL_MANDIR")
     parser.add_argument("--docdir", required=True, help="CMAKE_INSTALL_FULL_DOCDIR")
-    parser.add_argument("--source-dir", required=True)
     args = parser.parse_args()
 
     c = Checks()
@@ -36,42 +40,42 @@ def main():
         print(result.stdout.strip())
 
         module = staged(root, args.module_path)
-        c.check(module.is_file(), f"module installed at {args.module_path}")
         c.check(module.is_file() and module.read_bytes()[:4] == b"\x7fELF",
-                "installed module is an ELF shared object")
-        c.check(module.is_file() and not module.name.startswith("lib"),
-                "module file name has no lib prefix")
+                f"module installed at {args.module_path} (an ELF object)")
+        c.check(not module.name.startswith("lib"), "module file name has no lib prefix")
 
-        snippet = staged(root, args.snippet_path)
-        c.check(snippet.is_file(), f"snippet installed at {args.snippet_path}")
-        text = snippet.read_text() if snippet.is_file() else ""
-        module_lines = [l.strip() for l in text.splitlines() if l.strip().startswith("module")]
-        c.equal(module_lines, [f"module = {args.module_path}"],
-                "snippet's only module = line names the installed module")
-        sections = [l.strip() for l in text.splitlines() if l.strip().startswith("[")]
-        c.equal(sections, ["[blake2simd_sect]", "[ default ]"],
-                "snippet defines only its own section (plus the parser reset)")
-        c.check("@" not in "".join(l for l in text.splitlines() if not l.startswith("#")),
-                "no unexpanded @VAR@ left in the snippet's settings")
-        c.check(".include " + args.snippet_path in text,
-                "snippet comments give the exact .include line")
-        if pathlib.PurePath(args.snippet_path).parts[1:2] == ("etc",):
-            c.check(not staged(root, "/etc/ssl/openssl.cnf").exists(),
-                    "install does not write openssl.cnf")
+        tool = staged(root, args.tool_path)
+        c.check(tool.is_file() and os.access(tool, os.X_OK),
+                f"blake2simd-config installed executable at {args.tool_path}")
+        text = tool.read_text() if tool.is_file() else ""
+        named = re.findall(r'^INSTALLED_MODULE = "(.*)"$', text, re.M)
+        c.equal(named, [args.module_path], "blake2simd-config names the installed module")
+        c.check(text.startswith("#!/usr/bin/python3\n"), "blake2simd-config runs /usr/bin/python3")
+        shown = subprocess.run([sys.executable, tool, "--help"], capture_output=True, text=True,
+                               timeout=60)
+        c.check(shown.returncode == 0 and "enable" in shown.stdout, "installed tool --help works")
 
+        man_built = any((pathlib.Path(args.build_dir) / "man").glob("*.gz"))
+        if man_built:
+            for page in ("man7/blake2simd.7.gz", "man8/blake2simd-config.8.gz"):
+                c.check((staged(root, args.mandir) / page).is_file(), f"{page} under {args.mandir}")
+        else:
+            print("note: no man pages in this tree (pod2man missing), not checked")
         docdir = staged(root, args.docdir)
-        for doc in ("README.md", "LICENSE"):
-            if (pathlib.Path(args.source_dir) / doc).exists():
-                c.check((docdir / doc).is_file(), f"{doc} installed under {args.docdir}")
-            else:
-                print(f"note: {doc} not in the source tree, not checked")
+        for doc in ("README.md", "deploying.md"):
+            c.check((docdir / doc).is_file(), f"{doc} installed under {args.docdir}")
+        licence = "copyright" if args.prefix == "/usr" else "LICENSE"
+        c.check((docdir / licence).is_file(), f"{licence} installed under {args.docdir}")
 
-        installed = sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+        installed = sorted("/" + str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
         print("installed files:\n  " + "\n  ".join(installed))
-        expected = {str(staged(root, p).relative_to(root))
-                    for p in (args.module_path, args.snippet_path)}
-        extra = [f for f in installed if f not in expected and not f.startswith(
-            str(docdir.relative_to(root)))]
+        c.equal([f for f in installed if not f.startswith(args.prefix.rstrip("/") + "/")], [],
+                f"everything is under the prefix {args.prefix}")
+        c.check(not any(f.endswith("openssl.cnf") or f.startswith("/etc/") for f in installed),
+                "install writes no configuration file")
+        expected = {args.module_path, args.tool_path}
+        extra = [f for f in installed if f not in expected and not f.startswith(args.docdir + "/")
+                 and not f.startswith(args.mandir + "/")]
         c.equal(extra, [], "nothing else is installed")
     c.finish()
 

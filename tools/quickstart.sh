@@ -1,13 +1,15 @@
 #!/bin/sh
 # One-command setup for Debian 12: install what is missing, build, then either hash a file
-# through `openssl dgst` with this provider (demo) or run the whole test suite (test).
-# usage: tools/quickstart.sh demo [FILE] | test
+# through `openssl dgst` with this provider (demo), run the whole test suite (test), or build the
+# Debian package into build/ and check it with lintian (deb).
+# usage: tools/quickstart.sh demo [FILE] | test | deb
 # SPDX-License-Identifier: Apache-2.0
 set -eu
 cd "$(dirname "$0")/.."
 
 BUILD_PACKAGES="g++ make cmake pkg-config libssl-dev openssl python3"
 TEST_PACKAGES="qemu-user valgrind clang libclang-rt-14-dev clang-format dpkg-dev file"
+DEB_PACKAGES="dpkg-dev perl lintian"
 
 install_missing() {
     missing=""
@@ -46,8 +48,24 @@ test)
     # Sanitizer, thread-sanitizer, valgrind and fuzzing jobs (tests/hardening/README.md).
     sh tools/ci-hardening.sh
     ;;
+deb)
+    # Release build of its own (no tests, no benchmark), so `test` keeps its configuration.
+    install_missing $BUILD_PACKAGES $DEB_PACKAGES
+    tree=build/release-deb
+    cmake -S . -B "$tree" -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
+        -DBUILD_TESTING=OFF -DB2_BUILD_BENCH=OFF -DB2_REQUIRE_MAN_PAGES=ON
+    cmake --build "$tree" -j "$(nproc)"
+    rm -f "$tree"/blake2simd_*.deb
+    (cd "$tree" && cpack -G DEB)
+    for deb in "$tree"/blake2simd_*.deb; do
+        cp "$deb" build/
+        deb="build/$(basename "$deb")"
+        lintian --fail-on error "$deb"
+        echo "quickstart: built $deb (lintian: no errors)"
+    done
+    ;;
 *)
-    echo "usage: $0 demo [FILE] | test" >&2
+    echo "usage: $0 demo [FILE] | test | deb" >&2
     exit 2
     ;;
 esac

@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+# blake2simd-config enable/status/disable on scratch copies of stock Debian 12 and 13 openssl.cnf.
+# SPDX-License-Identifier: Apache-2.0
+#
+# Each copy sits where Debian has it (etc/ssl/openssl.cnf, reached through the symlink
+# usr/lib/ssl/openssl.cnf) and the tool is driven with --config on the link. Who serves a plain
+# fetch is checked by an unmodified C program (b2_legacy_app: EVP_MD_get0_provider of a plain
+# EVP_MD_fetch, and the context's `kernel` param that only blake2simd has), not by the tool.
+import argparse
+import hashlib
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from system_common import Checks, describe, last_hex, providers, run, skip_if_sanitized, write
+
+STOCK_FILES = ("openssl-debian12.cnf", "openssl-debian13.cnf")
+
+
+class Machine:
+    """A scratch /etc/ssl + /usr/lib/ssl layout and a module copy that can be deleted."""
+
+    def __init__(self, args, root, stock_text):
+        self.args = args
+        self.root = root
+        self.real = root / "etc/ssl/openssl.cnf"
+        self.link = root / "usr/lib/ssl/openssl.cnf"
+        self.module = root / "modules/blake2simd.so"
+        self.real.parent.mkdir(parents=True)
+        self.link.parent.mkdir(parents=True)
+        self.module.parent.mkdir(parents=True)
+        self.real.write_bytes(stock_text.encode())
+        self.link.symlink_to(self.real)
+        shutil.copy(args.module, self.module)
+        self.data = root / "data.bin"
+        self.data.write_bytes(os.urandom(3000))
+        self.key = root / "key.pem"
+
+    def tool(self, *command):
+        cmd = [sys.executable, self.args.tool, *command, "--config", self.link,
+               "--module", self.module, "--openssl", self.args.openssl]
+        return subprocess.run([str(c) for c in cmd], stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=300,
+                              env={k: v for k, v in os.environ.items() if k != "OPENSSL_CONF"})
+
+    def legacy_app(self):
+        result = run([self.args.legacy_app, self.data], self.link)
+        found = {}
+        for line in result.stdout.splitlines():
+            key, _, value = line.partition(" ")
+            found[key] = value.strip()
+        return found
+
+    def text(self):
+        return self.real.read_bytes()
+
+
+def check_served(c, m, label, by_blake2simd):
+    expected = hashlib.blake2b(m.data.read_bytes()).hexdigest()
+    app = m.legacy_app()
+    c.equal(app.get("init_ex"), expected, f"[{label}] EVP_blake2b512() gives the right digest")
+    server = "blake2simd" if by_blake2simd else "default"
+    c.equal(app.get("fetch_provider"), server, f"[{label}] plain EVP_MD_fetch served by {server}")
+    has_kernel = app.get("kernel", "(none)") != "(none)"
+    c.check(has_kernel == by_blake2simd,
+            f"[{label}] context 'kernel' param {'present' if by_blake2simd else 'absent'}",
+            repr(app))
+    status = m.tool("status")
+    c.equal(status.returncode, 0 if by_blake2simd else 1, f"[{label}] status exit code")
+    c.equal(status.stdout.count(f"served by {server}"), 2,
+            f"[{label}] status names {server} for BLAKE2B-512 and BLAKE2BMAC")
+
+
+def check_everything_else_works(c, m, label, legacy):
+    conf = m.link
+    c.check(run([m.args.openssl, "version"], conf).returncode == 0, f"[{label}] openssl version")
+    sha = run([m.args.openssl, "dgst", "-sha256", m.data], conf)
+    c.equal(last_hex(sha), hashlib.sha256(m.data.read_bytes()).hexdigest(),
+            f"[{label}] openssl dgst -sha256")
+    cert = m.root / "cert.pem"
+    req = run([m.args.openssl, "req", "-new", "-x509", "-key", m.key, "-subj", "/CN=b2",
+               "-days", "1", "-out", cert], conf)
+    c.check(req.returncode == 0 and cert.is_file(), f"[{label}] openssl req -x509 (stock [req])",
+            describe(req))
+    if legacy:
+        md4 = run([m.args.openssl, "dgst", "-md4", m.data], conf)
+        c.check(last_hex(md4) is not None, f"[{label}] legacy provider still serves MD4",
+                describe(md4))
+
+
+def with_legacy(stock):
+    """The stock file with legacy loaded next to default, as an administrator would set it up."""
+    lines = stock.splitlines()
+    for old, new in (("# providers = provider_sect", "providers = provider_sect"),
+                     ("# [provider_sect]", "[provider_sect]"),
+                     ("# default = default_sect", "default = default_sect"),
+                     ("# [default_sect]", "[default_sect]"), ("# activate = 1", "activate = 1")):
+        lines = [new if line == old else line for line in lines]
+    index = lines.index("default = default_sect")
+    lines.insert(index + 1, "legacy = legacy_sect")
+    lines += ["", "[legacy_sect]", "activate = 1"]
+    return "\n".join(lines) + "\n"
+
+
+def scenario(c, args, workdir, name, stock, legacy):
+    label = name + (" + legacy" if legacy else "")
+    root = workdir / label.replace(" ", "")
+    m = Machine(args, root, stock)
+    run([args.openssl, "genpkey", "-algorithm", "ED25519", "-out", m.key], m.link)
+    original = m.text()
+    before = providers(args.openssl, m.link)
+    c.check(before.get("default") == "active" and (not legacy or before.get("legacy") == "active"),
+            f"[{label}] before: expected providers active", repr(before))
+    check_served(c, m, f"{label}, before", by_blake2simd=False)
+
+    enabled = m.tool("enable")
+    c.equal(enabled.returncode, 0, f"[{label}] enable succeeds")
+    if enabled.returncode != 0:
+        print(enabled.stdout + enabled.stderr)
+        return
+    c.check(m.link.is_symlink() and m.link.resolve() == m.real.resolve(),
+            f"[{label}] the symlink is kept, its target edited")
+    c.check(m.text() != original and b".include" not in m.text()[len(original):],
+            f"[{label}] enable appended a block without .include")
+    backup = pathlib.Path(str(m.real) + ".blake2simd-config.bak")
+    c.check(backup.is_file() and backup.read_bytes() == original, f"[{label}] backup kept")
+    after = providers(args.openssl, m.link)
+    c.equal(after, dict(before, blake2simd="active"), f"[{label}] providers after enable")
+    check_served(c, m, f"{label}, enabled", by_blake2simd=True)
+    check_everything_else_works(c, m, f"{label}, enabled", legacy)
+
+    enabled_text = m.text()
+    again = m.tool("enable")
+    c.check(again.returncode == 0 and m.text() == enabled_text,
+            f"[{label}] enable twice = once", describe(again))
+
+    disabled = m.tool("disable")
+    c.check(disabled.returncode == 0 and m.text() == original,
+            f"[{label}] disable restores the file byte for byte", describe(disabled))
+    c.check(m.link.is_symlink(), f"[{label}] the symlink survives disable")
+    noop = m.tool("disable")
+    c.check(noop.returncode == 0 and m.text() == original, f"[{label}] disable twice = once")
+    check_served(c, m, f"{label}, disabled", by_blake2simd=False)
+
+    # An administrator's edit made while enabled survives disable.
+    m.tool("enable")
+    edit = b"# local change made while blake2simd was enabled\n"
+    m.real.write_bytes(edit + m.text())
+    m.tool("disable")
+    c.equal(m.text(), edit + original, f"[{label}] disable keeps the admin's own edit")
+    m.real.write_bytes(original)
+
+    # The package removed while enabled: the inline block names a missing module.
+    m.tool("enable")
+    m.module.unlink()
+    check_everything_else_works(c, m, f"{label}, module removed", legacy)
+    check_served(c, m, f"{label}, module removed", by_blake2simd=False)
+    gone = providers(args.openssl, m.link)
+    c.check(gone.get("default") == "active" and "blake2simd" not in gone,
+            f"[{label}, module removed] default active, blake2simd not loaded", repr(gone))
+    cleaned = m.tool("disable")
+    c.check(cleaned.returncode == 0 and m.text() == original,
+            f"[{label}, module removed] disable still restores the file")
+    refused = m.tool("enable")
+    c.check(refused.returncode != 0 and "not found" in refused.stderr and m.text() == original,
+            f"[{label}] enable with the module missing refuses and says so", describe(refused))
+
+
+def refusals(c, args, workdir, stock):
+    """Files the tool must not edit: it says why and leaves them byte for byte unchanged."""
+    cases = {
+        "garbage line": stock + "\nthis line is not valid\n",
+        "openssl_conf names a missing section": stock.replace(
+            "openssl_conf = openssl_init", "openssl_conf = no_such_init", 1),
+        "providers names a missing section": stock.replace(
+            "# providers = provider_sect", "providers = nowhere_sect", 1),
+        "blake2simd already set up by hand": stock + (
+            "\n[openssl_init]\nproviders = provider_sect\n[provider_sect]\ndefault = default_sect\n"
+            "blake2simd = blake2simd_sect\n[default_sect]\nactivate = 1\n[blake2simd_sect]\n"
+            f"module = {args.module}\nactivate = 1\n"),
+        "fips=yes rules blake2simd out": stock + (
+            "\n[openssl_init]\nalg_section = fips_algs\n[fips_algs]\n"
+            "default_properties = fips=yes\n"),
+    }
+    for name, text in cases.items():
+        m = Machine(args, workdir / ("refuse-" + name.replace(" ", "-")), text)
+        result = m.tool("enable")
+        c.check(result.returncode != 0 and result.stderr.strip() != "",
+                f"[refuse: {name}] enable fails with a message", describe(result))
+        c.check(m.text() == text.encode(), f"[refuse: {name}] file unchanged")
+        c.check(not pathlib.Path(str(m.real) + ".blake2simd-config.bak").exists(),
+                f"[refuse: {name}] no backup written")
+        print(f"     message: {result.stderr.strip()[:200]}")
+
+
+def minimal_file(c, args, workdir):
+    """No openssl_conf at all and no newline at the end: enable adds the whole chain, disable
+    gives back the exact bytes."""
+    text = "HOME = .\n[ req ]\ndistinguished_name = dn\n[ dn ]"
+    m = Machine(args, workdir / "minimal", text)
+    enabled = m.tool("enable")
+    c.equal(enabled.returncode, 0, "[minimal file] enable succeeds")
+    check_served(c, m, "minimal file, enabled", by_blake2simd=True)
+    disabled = m.tool("disable")
+    c.check(disabled.returncode == 0 and m.text() == text.encode(),
+            "[minimal file] disable restores it, missing final newline included")
+
+
+def not_root(c, args, workdir, stock):
+    """Run as an ordinary user (nobody), enable must say it needs root and change nothing."""
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        print("note: not-root message not checked (needs root and setpriv)")
+        return
+    m = Machine(args, workdir / "not-root", stock)
+    for path in [workdir, *m.root.rglob("*")]:
+        if path.is_dir():
+            path.chmod(0o755)
+    cmd = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", sys.executable,
+           args.tool, "enable", "--config", m.link, "--module", m.module,
+           "--openssl", args.openssl]
+    result = subprocess.run([str(x) for x in cmd], stdin=subprocess.DEVNULL, capture_output=True,
+                            text=True, timeout=120)
+    if "Permission denied" in result.stderr and "blake2simd-config" not in result.stderr:
+        print(f"note: nobody cannot run the tool here, not checked: {result.stderr.strip()}")
+        return
+    c.check(result.returncode != 0 and "not writable" in result.stderr and "root" in result.stderr,
+            "[not root] enable says the file is not writable and to run it as root",
+            describe(result))
+    c.check(m.text() == stock.encode(), "[not root] file unchanged")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--tool", required=True, help="configured blake2simd-config script")
+    parser.add_argument("--openssl", required=True)
+    parser.add_argument("--module", required=True, help="blake2simd.so in the build tree")
+    parser.add_argument("--legacy-app", required=True)
+    parser.add_argument("--data-dir", required=True, help="tests/data with the stock files")
+    parser.add_argument("--sanitized-module", action="store_true")
+    args = parser.parse_args()
+    skip_if_sanitized(args)
+    for path in (args.tool, args.module, args.legacy_app):
+        if not os.path.isfile(path):
+            sys.exit(f"FAIL: {path} missing")
+
+    c = Checks()
+    help_text = subprocess.run([sys.executable, args.tool, "--help"], capture_output=True,
+                               text=True, timeout=60)
+    c.check(help_text.returncode == 0 and all(w in help_text.stdout
+                                              for w in ("enable", "disable", "status")),
+            "--help lists enable, disable and status")
+    with tempfile.TemporaryDirectory(prefix="b2sys-config-") as tmp:
+        workdir = pathlib.Path(tmp)
+        for name in STOCK_FILES:
+            stock = (pathlib.Path(args.data_dir) / name).read_text()
+            scenario(c, args, workdir, name, stock, legacy=False)
+            scenario(c, args, workdir, name, with_legacy(stock), legacy=True)
+        debian12 = (pathlib.Path(args.data_dir) / STOCK_FILES[0]).read_text()
+        refusals(c, args, workdir, debian12)
+        not_root(c, args, workdir, debian12)
+        minimal_file(c, args, workdir)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+# The .deb on a real, minimal Debian: install, `blake2simd-config enable`, `status`, purge while
+# enabled (openssl and update-ca-certificates keep working), reinstall, `disable` (byte-identical
+# openssl.cnf), purge. Runs in a chroot made by debootstrap once and cached outside the clone.
+# SPDX-License-Identifier: Apache-2.0
+#
+# Needs root, chroot and debootstrap, the Debian mirror the host uses (only for the first run) and
+# a host that is not itself inside a chroot; otherwise it reports itself skipped (77). No mounts:
+# nothing here needs /proc, and debootstrap creates the /dev nodes.
+import argparse
+import os
+import pathlib
+import random
+import shutil
+import subprocess
+import tempfile
+
+from system_common import Checks, skip
+from system_deb import TOOL, build_deb, deb_arguments
+
+PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+STOCK_CNF = "etc/ssl/openssl.cnf"
+
+
+def host_mirror():
+    sources = pathlib.Path("/etc/apt/sources.list.d/debian.sources")
+    if sources.is_file():
+        for line in sources.read_text().splitlines():
+            if line.startswith("URIs:"):
+                return line.split()[1]
+    return "http://deb.debian.org/debian"
+
+
+def check_prerequisites():
+    if os.geteuid() != 0:
+        skip("needs root (dpkg and chroot into a scratch Debian root)")
+    try:
+        if os.stat("/proc/1/root/") != os.stat("/"):
+            skip("this host is itself inside a chroot")
+    except OSError:
+        pass  # a container hides init's root; chroot below is tried instead
+    for program in ("debootstrap", "chroot"):
+        if shutil.which(program) is None:
+            skip(f"{program} not installed (apt-get install debootstrap)")
+    if subprocess.run(["chroot", "/", "true"], capture_output=True).returncode != 0:
+        skip("chroot is not permitted here")
+
+
+def cached_base(cache, suite):
+    """A minimal Debian root with the package's dependencies, made once per suite."""
+    base = cache / f"{suite}-base"
+    if (base / ".ok").is_file():
+        return base
+    cache.mkdir(parents=True, exist_ok=True)
+    work = pathlib.Path(tempfile.mkdtemp(prefix=f"{suite}-new-", dir=cache))
+    log = cache / f"debootstrap-{suite}.log"
+    print(f"note: making the {suite} root (once; log {log})")
+    with open(log, "w") as out:
+        made = subprocess.run(["debootstrap", "--variant=minbase",
+                               "--include=openssl,ca-certificates,python3", suite, work,
+                               host_mirror()], stdout=out, stderr=subprocess.STDOUT, timeout=1500)
+    if made.returncode != 0:
+        subprocess.run(["rm", "-rf", "--one-file-system", work])
+        skip(f"debootstrap {suite} failed (mirror unreachable?): see {log}")
+    if base.exists():
+        subprocess.run(["rm", "-rf", "--one-file-system", base])
+    work.rename(base)
+    (base / ".ok").touch()
+    return base
+
+
+class Chroot:
+    def __init__(self, root):
+        self.root = root
+
+    def run(self, command):
+        result = subprocess.run(["chroot", self.root, "/usr/bin/env", "-i", "HOME=/root",
+                                 f"PATH={PATH}", "LC_ALL=C", "sh", "-c", command],
+                                stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                timeout=600)
+        print(f"# {command}  -> rc {result.returncode}")
+        text = (result.stdout + result.stderr).strip()
+        if text:
+            print("  " + "\n  ".join(text.splitlines()[-12:]))
+        return result
+
+    def ok(self, c, command, what):
+        result = self.run(command)
+        c.check(result.returncode == 0, what)
+        return result
+
+
+def openssl_works(c, root, label):
+    root.ok(c, "openssl version", f"[{label}] openssl version")
+    root.ok(c, "openssl dgst -sha256 /etc/hostname", f"[{label}] openssl dgst -sha256")
+    root.ok(c, "update-ca-certificates", f"[{label}] update-ca-certificates")
+    blake = root.run("openssl dgst -blake2b512 /etc/hostname")
+    c.check(blake.returncode == 0, f"[{label}] openssl dgst -blake2b512 answers")
+    port = random.randrange(20000, 60000)
+    tls = root.run(
+        "cd /tmp && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes "
+        "-keyout k.pem -out c.pem -subj /CN=localhost -days 1 2>/dev/null && "
+        f"(openssl s_server -accept 127.0.0.1:{port} -key k.pem -cert c.pem -naccept 1 -quiet "
+        ">/dev/null 2>&1 &) && for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.5; "
+        f"echo | openssl s_client -connect 127.0.0.1:{port} -CAfile c.pem -verify_return_error "
+        "-brief 2>&1 | grep -q 'CONNECTION ESTABLISHED' && exit 0; done; exit 1")
+    c.check(tls.returncode == 0, f"[{label}] TLS handshake (s_client to a local s_server)")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    deb_arguments(parser)
+    parser.add_argument("--cache-dir", required=True, help="where the debootstrapped root lives")
+    parser.add_argument("--suite", default="bookworm")
+    args = parser.parse_args()
+    check_prerequisites()
+
+    c = Checks()
+    cache = pathlib.Path(args.cache_dir)
+    with tempfile.TemporaryDirectory(prefix="b2sys-root-") as tmp:
+        deb = build_deb(c, args, pathlib.Path(tmp))
+        base = cached_base(cache, args.suite)
+        scratch = pathlib.Path(tempfile.mkdtemp(prefix="root-", dir=cache))
+        try:
+            tree = scratch / "root"
+            subprocess.run(["cp", "-a", base, tree], check=True)
+            shutil.copy(deb, tree / "tmp/blake2simd.deb")
+            sequence(c, Chroot(tree), tree)
+        finally:
+            subprocess.run(["rm", "-rf", "--one-file-system", scratch])
+    c.finish()
+
+
+def sequence(c, root, tree):
+    stock = (tree / STOCK_CNF).read_bytes()
+    link = tree / "usr/lib/ssl/openssl.cnf"
+    root.ok(c, "dpkg -i /tmp/blake2simd.deb", "dpkg -i the package")
+    root.ok(c, f"test -x {TOOL} && test -f /usr/share/man/man8/blake2simd-config.8.gz",
+            "tool and man page installed")
+    root.ok(c, "blake2simd-config enable", "enable (default configuration file)")
+    c.check(link.is_symlink() and (tree / STOCK_CNF).read_bytes() != stock,
+            "/usr/lib/ssl/openssl.cnf is still a symlink; /etc/ssl/openssl.cnf was edited")
+    status = root.run("blake2simd-config status")
+    c.check(status.returncode == 0 and status.stdout.count("served by blake2simd") == 2,
+            "status: blake2simd serves BLAKE2B-512 and BLAKE2BMAC")
+    openssl_works(c, root, "enabled")
+
+    root.ok(c, "dpkg --purge blake2simd", "purge while enabled")
+    openssl_works(c, root, "purged while enabled")
+    c.check(not (tree / TOOL.lstrip("/")).exists(), "purge removed blake2simd-config")
+
+    root.ok(c, "dpkg -i /tmp/blake2simd.deb", "reinstall")
+    status = root.run("blake2simd-config status")
+    c.check(status.returncode == 0, "the block left in openssl.cnf serves again after reinstall")
+    root.ok(c, "blake2simd-config disable", "disable")
+    c.check((tree / STOCK_CNF).read_bytes() == stock, "disable restores the stock openssl.cnf")
+    root.ok(c, "dpkg --purge blake2simd", "purge after disable")
+    openssl_works(c, root, "purged after disable")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,504 @@
+#!/usr/bin/python3
+# blake2simd-config: turn the blake2simd OpenSSL provider on or off system-wide, and show who serves.
+# SPDX-License-Identifier: Apache-2.0
+#
+# Installed (as /usr/sbin/blake2simd-config or ${sbindir}/blake2simd-config) by CMake, which fills
+# in the module path below. Python 3 standard library only. Man page: blake2simd-config(8).
+"""Enable, disable or inspect the blake2simd OpenSSL provider in openssl.cnf.
+
+enable   appends one marked block to openssl.cnf: blake2simd active next to every provider that is
+         active now, and ?provider=blake2simd as the preferred implementation of a plain fetch
+disable  removes exactly that block again
+status   says whether it is enabled and which provider serves a plain BLAKE2B-512 / BLAKE2BMAC
+         fetch; exit status 0 only when blake2simd serves both
+
+The block defines its provider section inline with the module's absolute path and includes no
+other file: if the module is removed, OpenSSL skips the provider and the default one answers.
+"""
+import argparse
+import ctypes
+import ctypes.util
+import json
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+
+VERSION = "@PROJECT_VERSION@"
+INSTALLED_MODULE = "@B2_MODULE_INSTALL_PATH@"
+
+BEGIN = "# >>> blake2simd-config: begin (added by `blake2simd-config enable`, removed by `disable`)"
+BEGIN_EOL_ADDED = BEGIN + " +eol"
+END = "# <<< blake2simd-config: end"
+PREFERENCE = "?provider=blake2simd"
+PROVIDER = "blake2simd"
+BACKUP_SUFFIX = ".blake2simd-config.bak"
+TRUE_VALUES = ("1", "yes", "true", "on")
+
+
+class Refusal(Exception):
+    """A reason to change nothing; the message tells the administrator what to do."""
+
+
+# --- Reading openssl.cnf ------------------------------------------------------------------------
+
+
+class Cnf:
+    """The parts of an openssl.cnf that decide which providers load, as OpenSSL reads them: keys
+    before any header and under [default] form the default section, a repeated header reopens its
+    section, and a later value of a key replaces the earlier one."""
+
+    def __init__(self, text):
+        self.sections = {"default": {}}
+        self.includes = []
+        section = "default"
+        for number, raw in enumerate(text.splitlines(), 1):
+            line = strip_comment(raw).strip()
+            if not line:
+                continue
+            if line.endswith("\\"):
+                raise Refusal(f"line {number} continues on the next line; edit this file by hand")
+            header = re.fullmatch(r"\[\s*([^\]\s]+)\s*\]", line)
+            if header:
+                section = header.group(1)
+                self.sections.setdefault(section, {})
+                continue
+            if re.match(r"\.include(\s|=)", line) or re.match(r"\.pragma(\s|=)", line):
+                if line.startswith(".include"):
+                    self.includes.append(number)
+                continue
+            pair = re.fullmatch(r"([^=\s]+)\s*=\s*(.*)", line)
+            if not pair:
+                raise Refusal(f"line {number} is neither a section, a directive nor key = value: "
+                              f"{raw.strip()!r}")
+            self.sections[section][pair.group(1)] = pair.group(2).strip()
+
+    def value(self, section, key):
+        found = self.sections.get(section, {}).get(key)
+        if found is not None and re.search(r"[$\"'\\]", found):
+            raise Refusal(f"[{section}] {key} = {found} uses quoting or variables; edit this file by "
+                          "hand (docs/deploying.md, blake2simd-config(8))")
+        return found
+
+    def referenced_section(self, section, key, what):
+        """The section that `key` in `section` names, which must exist in this file."""
+        name = self.value(section, key)
+        if name is None:
+            return None
+        if name not in self.sections:
+            where = " (perhaps in an included file)" if self.includes else ""
+            raise Refusal(f"{key} = {name} in [{section}] names {what} [{name}] that this file does "
+                          f"not define{where}; this layout is not one blake2simd-config can edit "
+                          "safely: edit it by hand (docs/deploying.md)")
+        return name
+
+    def unused_name(self, preferred):
+        return preferred if preferred not in self.sections else f"blake2simd_{preferred}"
+
+
+def strip_comment(line):
+    return line.split("#", 1)[0]
+
+
+def split_block(text):
+    """(text without our block, the block or None). Refuses a damaged block."""
+    lines = text.splitlines(keepends=True)
+    starts = [i for i, l in enumerate(lines) if l.rstrip("\r\n") in (BEGIN, BEGIN_EOL_ADDED)]
+    ends = [i for i, l in enumerate(lines) if l.rstrip("\r\n") == END]
+    if not starts and not ends:
+        return text, None
+    if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
+        raise Refusal("the blake2simd-config block markers are damaged (expected exactly one "
+                      "begin and one end line); fix the file by hand or restore the backup "
+                      f"(*{BACKUP_SUFFIX})")
+    first, last = starts[0], ends[0]
+    block = "".join(lines[first:last + 1])
+    before = "".join(lines[:first])
+    if lines[first].rstrip("\r\n") == BEGIN_EOL_ADDED and before.endswith("\n"):
+        before = before[:-1]
+    return before + "".join(lines[last + 1:]), block
+
+
+def block_module(block):
+    match = re.search(r"^module\s*=\s*(\S.*?)\s*$", block or "", re.M)
+    return match.group(1) if match else None
+
+
+# --- Writing the block --------------------------------------------------------------------------
+
+
+def make_block(text, module, active_before):
+    """The marked block that activates blake2simd in `text`, whose active providers (as OpenSSL
+    reports them) are `active_before`."""
+    cnf = Cnf(text)
+    added = {}  # section -> [lines], in the order they are first needed
+
+    def add(section, line):
+        added.setdefault(section, []).append(line)
+
+    init = cnf.referenced_section("default", "openssl_conf", "the initialisation section")
+    if init is None:
+        if cnf.includes:
+            raise Refusal("no openssl_conf in this file, which has .include lines; edit it by hand")
+        init = cnf.unused_name("openssl_init")
+        add("default", f"openssl_conf = {init}")
+
+    providers = cnf.referenced_section(init, "providers", "the provider section")
+    if providers is None:
+        providers = cnf.unused_name("provider_sect")
+        add(init, f"providers = {providers}")
+    listed = cnf.sections.get(providers, {})
+    if PROVIDER in listed:
+        raise Refusal(f"[{providers}] already lists {PROVIDER} = {listed[PROVIDER]}, a setup made by "
+                      "hand (an old .include of blake2simd.cnf?): remove it first, then run enable")
+    for name in listed:
+        cnf.referenced_section(providers, name, f"the section of provider {name}")
+
+    # Once any provider is activated by configuration, OpenSSL stops loading default implicitly.
+    if "default" in active_before:
+        default_sect = listed.get("default")
+        if default_sect is None:
+            default_sect = cnf.unused_name("default_sect")
+            add(providers, f"default = {default_sect}")
+        activate = (cnf.value(default_sect, "activate") or "").lower()
+        if activate not in TRUE_VALUES:
+            add(default_sect, "activate = 1")
+    own = cnf.unused_name("blake2simd_sect")
+    add(providers, f"{PROVIDER} = {own}")
+
+    algorithms = cnf.referenced_section(init, "alg_section", "the algorithm section")
+    if algorithms is None:
+        algorithms = cnf.unused_name("algorithm_sect")
+        add(init, f"alg_section = {algorithms}")
+    properties = cnf.value(algorithms, "default_properties")
+    if properties is None or properties == "":
+        add(algorithms, f"default_properties = {PREFERENCE}")
+    elif "provider=blake2simd" not in properties.replace(" ", ""):
+        add(algorithms, f"default_properties = {properties},{PREFERENCE}")
+
+    add(own, f"module = {module}")
+    add(own, "activate = 1")
+    add(own, "# kernel = auto      (or ref, x64, ssse3, avx, avx2, avx512: see blake2simd(7))")
+
+    eol_added = bool(text) and not text.endswith("\n")
+    out = [BEGIN_EOL_ADDED if eol_added else BEGIN,
+           "# Inline on purpose: without the module OpenSSL skips this provider and uses default."]
+    for section, lines in added.items():
+        out.append(f"[ {section} ]")
+        out += lines
+    out.append(END)
+    return ("\n" if eol_added else "") + "\n".join(out) + "\n"
+
+
+# --- Asking OpenSSL -----------------------------------------------------------------------------
+
+
+def clean_env(conf):
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OPENSSL_MODULES", "OPENSSL_CONF_INCLUDE", "BLAKE2SIMD_KERNEL")}
+    if conf is not None:
+        env["OPENSSL_CONF"] = conf
+    return env
+
+
+def run_openssl(openssl, args, conf):
+    return subprocess.run([openssl, *args], env=clean_env(conf), stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=120)
+
+
+def active_providers(openssl, conf):
+    """{name} of active providers, or raises Refusal with OpenSSL's error."""
+    version = run_openssl(openssl, ["version"], conf)
+    if version.returncode != 0:
+        raise Refusal(f"`OPENSSL_CONF={conf} openssl version` fails:\n{version.stderr.strip()}")
+    listing = run_openssl(openssl, ["list", "-providers"], conf)
+    if listing.returncode != 0:
+        raise Refusal(f"`OPENSSL_CONF={conf} openssl list -providers` fails:\n"
+                      f"{listing.stderr.strip()}")
+    found, current = set(), None
+    for line in listing.stdout.splitlines():
+        if re.fullmatch(r"  \S+", line):
+            current = line.strip()
+        elif current and line.strip() == "status: active":
+            found.add(current)
+    return found
+
+
+def openssldir(openssl):
+    result = run_openssl(openssl, ["version", "-d"], None)
+    match = re.search(r'OPENSSLDIR: "([^"]*)"', result.stdout)
+    if result.returncode != 0 or not match:
+        raise Refusal(f"`{openssl} version -d` did not say where OPENSSLDIR is; pass --config FILE")
+    return match.group(1)
+
+
+def find_libcrypto(openssl):
+    """The libcrypto the `openssl` program loads (that is the one whose openssl.cnf we edit), else
+    the one the dynamic linker finds for -lcrypto."""
+    try:
+        ldd = subprocess.run(["ldd", openssl], capture_output=True, text=True, timeout=30)
+        match = re.search(r"^\s*libcrypto\S*\s+=>\s+(/\S+)", ldd.stdout, re.M)
+        if match:
+            return match.group(1)
+    except (OSError, subprocess.SubprocessError):
+        pass
+    found = ctypes.util.find_library("crypto")
+    if not found:
+        raise Refusal("cannot find libcrypto (neither through `ldd openssl` nor the linker "
+                      "cache); pass --libcrypto PATH")
+    return found
+
+
+class OsslParam(ctypes.Structure):
+    _fields_ = [("key", ctypes.c_char_p), ("data_type", ctypes.c_uint),
+                ("data", ctypes.c_void_p), ("data_size", ctypes.c_size_t),
+                ("return_size", ctypes.c_size_t)]
+
+
+OSSL_PARAM_UTF8_PTR = 6
+
+
+def utf8_ptr_query(name):
+    """An OSSL_PARAM array asking for one UTF-8 pointer parameter, and the pointer it fills."""
+    answer = ctypes.c_char_p()
+    params = (OsslParam * 2)()
+    params[0] = OsslParam(name.encode(), OSSL_PARAM_UTF8_PTR,
+                          ctypes.cast(ctypes.byref(answer), ctypes.c_void_p), 0, 0)
+    return params, answer
+
+
+def probe(libcrypto_path):
+    """Who serves a plain fetch in the default library context of a fresh process; runs in the
+    child that `ask_libcrypto` starts, with OPENSSL_CONF already set."""
+    lib = ctypes.CDLL(libcrypto_path)
+    vp, cp = ctypes.c_void_p, ctypes.c_char_p
+    for name, restype, argtypes in (
+            ("OpenSSL_version", cp, [ctypes.c_int]),
+            ("EVP_MD_fetch", vp, [vp, cp, cp]), ("EVP_MD_get0_provider", vp, [vp]),
+            ("EVP_MD_free", None, [vp]), ("EVP_MD_CTX_new", vp, []),
+            ("EVP_MD_CTX_free", None, [vp]), ("EVP_DigestInit_ex2", ctypes.c_int, [vp, vp, vp]),
+            ("EVP_MD_CTX_get_params", ctypes.c_int, [vp, vp]),
+            ("EVP_MAC_fetch", vp, [vp, cp, cp]), ("EVP_MAC_get0_provider", vp, [vp]),
+            ("EVP_MAC_free", None, [vp]), ("OSSL_PROVIDER_get0_name", cp, [vp]),
+            ("OSSL_PROVIDER_get_params", ctypes.c_int, [vp, vp])):
+        function = getattr(lib, name)
+        function.restype, function.argtypes = restype, argtypes
+    report = {"libcrypto": libcrypto_path, "version": lib.OpenSSL_version(0).decode()}
+
+    def provider_name(provider):
+        return lib.OSSL_PROVIDER_get0_name(provider).decode() if provider else None
+
+    md = lib.EVP_MD_fetch(None, b"BLAKE2B-512", None)
+    report["BLAKE2B-512"] = provider_name(lib.EVP_MD_get0_provider(md)) if md else None
+    if md:
+        ctx = lib.EVP_MD_CTX_new()
+        params, kernel = utf8_ptr_query("kernel")
+        if lib.EVP_DigestInit_ex2(ctx, md, None) == 1 and lib.EVP_MD_CTX_get_params(ctx, params):
+            report["kernel"] = kernel.value.decode() if kernel.value else None
+        provider = lib.EVP_MD_get0_provider(md)
+        params, buildinfo = utf8_ptr_query("buildinfo")
+        if report["BLAKE2B-512"] == PROVIDER and lib.OSSL_PROVIDER_get_params(provider, params):
+            report["buildinfo"] = buildinfo.value.decode() if buildinfo.value else None
+        lib.EVP_MD_CTX_free(ctx)
+        lib.EVP_MD_free(md)
+    mac = lib.EVP_MAC_fetch(None, b"BLAKE2BMAC", None)
+    report["BLAKE2BMAC"] = provider_name(lib.EVP_MAC_get0_provider(mac)) if mac else None
+    lib.EVP_MAC_free(mac)
+    sha = lib.EVP_MD_fetch(None, b"SHA2-256", None)
+    report["SHA2-256"] = provider_name(lib.EVP_MD_get0_provider(sha)) if sha else None
+    lib.EVP_MD_free(sha)
+    print(json.dumps(report))
+
+
+def ask_libcrypto(libcrypto, conf):
+    """probe() in a fresh process, so that libcrypto reads `conf` (None: as it would anyway)."""
+    child = subprocess.run([sys.executable, os.path.abspath(__file__), "--probe", libcrypto],
+                           env=clean_env(conf), stdin=subprocess.DEVNULL, capture_output=True,
+                           text=True, timeout=120)
+    if child.returncode != 0:
+        raise Refusal(f"asking {libcrypto} failed:\n{child.stderr.strip()}")
+    return json.loads(child.stdout.splitlines()[-1])
+
+
+# --- Commands -----------------------------------------------------------------------------------
+
+
+def config_path(args):
+    if args.config:
+        return os.path.abspath(args.config)
+    return os.path.join(openssldir(args.openssl), "openssl.cnf")
+
+
+def describe_path(path):
+    real = os.path.realpath(path)
+    return path if real == path else f"{path} (-> {real})"
+
+
+def check_writable(real):
+    if not os.path.isfile(real):
+        raise Refusal(f"{real} does not exist (or is not a regular file)")
+    if not os.access(real, os.W_OK) or not os.access(os.path.dirname(real), os.W_OK):
+        hint = " (run it as root: sudo blake2simd-config ...)" if os.geteuid() != 0 else ""
+        raise Refusal(f"{real} is not writable{hint}")
+
+
+def verified_write(args, real, new_text, verify):
+    """Writes `new_text` to a scratch file next to `real`, lets `verify(scratch)` check it with
+    OpenSSL, then keeps a backup and replaces the file's content (a symlink to it stays)."""
+    directory = os.path.dirname(real)
+    status = os.stat(real)
+    fd, scratch = tempfile.mkstemp(prefix=".blake2simd-config-", suffix=".cnf", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
+            out.write(new_text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(scratch, stat.S_IMODE(status.st_mode))
+        if os.geteuid() == 0:
+            os.chown(scratch, status.st_uid, status.st_gid)
+        verify(scratch)
+        shutil.copy2(real, real + BACKUP_SUFFIX)
+        os.replace(scratch, real)
+    except BaseException:
+        if os.path.exists(scratch):
+            os.unlink(scratch)
+        raise
+
+
+def read_text(real):
+    with open(real, encoding="utf-8", newline="") as src:
+        return src.read()
+
+
+def command_enable(args):
+    path = config_path(args)
+    real = os.path.realpath(path)
+    module = os.path.abspath(args.module)
+    if not os.path.isfile(module):
+        raise Refusal(f"module {module} not found: install the blake2simd package (or cmake "
+                      "--install), or pass --module PATH")
+    check_writable(real)
+    text = read_text(real)
+    base, block = split_block(text)
+    if block is not None and block_module(block) == module:
+        print(f"blake2simd is already enabled in {describe_path(path)}; nothing changed")
+        return 0
+    make_block(base, module, {"default"})  # refuses a file it cannot edit before asking OpenSSL
+    before = active_providers(args.openssl, real) if block is None else None
+    if before is None:  # re-enabling with another module path: judge the file without our block
+        with tempfile.NamedTemporaryFile("w", suffix=".cnf", dir=os.path.dirname(real)) as plain:
+            plain.write(base)
+            plain.flush()
+            before = active_providers(args.openssl, plain.name)
+    new_text = base + make_block(base, module, before)
+    libcrypto = args.libcrypto or find_libcrypto(args.openssl)
+
+    def verify(scratch):
+        after = active_providers(args.openssl, scratch)
+        lost = sorted(before - after)
+        if lost or PROVIDER not in after:
+            raise Refusal(f"with the change, OpenSSL reports active providers {sorted(after)} "
+                          f"(before: {sorted(before)}); nothing written")
+        served = ask_libcrypto(libcrypto, scratch)
+        if served["BLAKE2B-512"] != PROVIDER or served["BLAKE2BMAC"] != PROVIDER:
+            raise Refusal(f"with the change, a plain fetch is still served by "
+                          f"{served['BLAKE2B-512'] or 'nobody'} (digest) / "
+                          f"{served['BLAKE2BMAC'] or 'nobody'} (MAC): "
+                          "probably a mandatory property in default_properties (fips=yes?) "
+                          "rules blake2simd out; nothing written")
+
+    verified_write(args, real, new_text, verify)
+    print(f"enabled blake2simd in {describe_path(path)} (backup: {real}{BACKUP_SUFFIX})")
+    print(f"providers now active: {', '.join(sorted(before | {PROVIDER}))}")
+    print("check with: blake2simd-config status")
+    return 0
+
+
+def command_disable(args):
+    path = config_path(args)
+    real = os.path.realpath(path)
+    if not os.path.isfile(real):
+        raise Refusal(f"{real} does not exist")
+    text = read_text(real)
+    base, block = split_block(text)
+    if block is None:
+        print(f"blake2simd is not enabled in {describe_path(path)}; nothing changed")
+        return 0
+    check_writable(real)
+    verified_write(args, real, base, lambda scratch: active_providers(args.openssl, scratch))
+    print(f"disabled blake2simd in {describe_path(path)} (backup: {real}{BACKUP_SUFFIX})")
+    return 0
+
+
+def command_status(args):
+    path = args.config and os.path.abspath(args.config)
+    if path is None:
+        path = os.environ.get("OPENSSL_CONF") or os.path.join(openssldir(args.openssl),
+                                                              "openssl.cnf")
+    real = os.path.realpath(path)
+    block = split_block(read_text(real))[1] if os.path.isfile(real) else None
+    module = block_module(block) if block else os.path.abspath(args.module)
+    print(f"configuration: {describe_path(path)}")
+    print(f"enabled:       {'yes (blake2simd-config block present)' if block else 'no'}")
+    present = "present" if os.path.isfile(module) else "MISSING"
+    print(f"module:        {module} ({present})")
+    served = ask_libcrypto(args.libcrypto or find_libcrypto(args.openssl), real)
+    print(f"libcrypto:     {served['libcrypto']} ({served['version']})")
+    for algorithm in ("BLAKE2B-512", "BLAKE2BMAC"):
+        print(f"{algorithm + ':':<15}served by {served[algorithm] or 'nobody (fetch fails)'}")
+    print(f"kernel:        {served.get('kernel') or '-'}")
+    if served.get("buildinfo"):
+        print(f"build info:    {served['buildinfo']}")
+    ok = served["BLAKE2B-512"] == PROVIDER and served["BLAKE2BMAC"] == PROVIDER
+    if not ok:
+        hint = ("run `blake2simd-config enable`" if not block else
+                "the module is missing or failed to load: see blake2simd-config(8)")
+        print(f"blake2simd does not serve plain fetches: {hint}")
+    return 0 if ok else 1
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--probe"]:
+        probe(argv[1])
+        return 0
+    parser = argparse.ArgumentParser(
+        prog="blake2simd-config", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="See blake2simd-config(8) and blake2simd(7).")
+    parser.add_argument("--version", action="version", version=f"blake2simd-config {VERSION}")
+    commands = parser.add_subparsers(dest="command", metavar="{enable,disable,status}")
+    for name, text in (("enable", "activate blake2simd and prefer it for plain fetches"),
+                       ("disable", "remove exactly what enable added"),
+                       ("status", "show whether blake2simd is enabled and who serves BLAKE2b")):
+        command = commands.add_parser(name, help=text, description=text)
+        command.add_argument("--config", metavar="FILE",
+                             help="openssl.cnf to use (default: OPENSSLDIR/openssl.cnf, from "
+                                  "`openssl version -d`)")
+        command.add_argument("--module", metavar="PATH", default=INSTALLED_MODULE,
+                             help=f"blake2simd.so to configure (default: {INSTALLED_MODULE})")
+        command.add_argument("--openssl", metavar="PROGRAM", default=shutil.which("openssl"),
+                             help="the openssl program to check with (default: from PATH)")
+        command.add_argument("--libcrypto", metavar="PATH",
+                             help="libcrypto to ask (default: the one `openssl` loads)")
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    if not args.openssl:
+        print("blake2simd-config: the openssl program is not installed (apt-get install openssl)",
+              file=sys.stderr)
+        return 1
+    try:
+        return {"enable": command_enable, "disable": command_disable,
+                "status": command_status}[args.command](args)
+    except Refusal as refusal:
+        print(f"blake2simd-config {args.command}: {refusal}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
