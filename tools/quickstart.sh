@@ -39,7 +39,7 @@ demo)
     openssl dgst -provider-path "$modules" -provider blake2simd -propquery provider=blake2simd \
         -blake2b512 "$file"
     openssl list -providers -verbose -provider-path "$modules" -provider blake2simd |
-        sed -n 's/^ *build info: /computed by: /p'
+        sed -n "s/^ *build info: \\(blake2simd .*\\)/computed by: \\1/p"
     ;;
 test)
     install_missing $BUILD_PACKAGES $TEST_PACKAGES
