@@ -103,6 +103,9 @@ void compress_block(Blake2bState* state, const uint8_t* block) {
         m[i] = load64_le(block + 8 * i);
     }
     uint64_t v[16];
+    // This loop and the last are unrolled for GCC at -O2, where that measured 8% faster (GCC at
+    // -O3 and clang unroll them anyway).
+#pragma GCC unroll 8
     for (int i = 0; i < 8; ++i) {
         v[i] = state->h[i];
         v[i + 8] = kIV[i];
@@ -123,6 +126,7 @@ void compress_block(Blake2bState* state, const uint8_t* block) {
     mix_round<9>(v, m);
     mix_round<10>(v, m);
     mix_round<11>(v, m);
+#pragma GCC unroll 8
     for (int i = 0; i < 8; ++i) {
         state->h[i] ^= v[i] ^ v[i + 8];
     }
