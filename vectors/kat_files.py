@@ -221,7 +221,8 @@ def single_main(description: str, generated_files, random_cases, generator: str)
     random_cases(count, seed, max_length) -> entries."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--check", action="store_true",
-                        help="compare the files on disk with a fresh generation; exit 1 on difference")
+                        help="compare the files on disk with a fresh generation; exit 1 if any "
+                        "differs")
     parser.add_argument("--dir", type=Path, default=Path(__file__).resolve().parent,
                         help="directory holding the generated files (default: next to this script)")
     parser.add_argument("--random", type=int, metavar="N",
@@ -256,7 +257,8 @@ def tree_main(description: str, generated_files, digest, generator: str,
     and --verify-official DIR where the generator has verify_official(dir) -> exit code."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--check", action="store_true",
-                        help="compare the files on disk with a fresh generation; exit 1 on difference")
+                        help="compare the files on disk with a fresh generation; exit 1 if any "
+                        "differs")
     parser.add_argument("--dir", type=Path, default=Path(__file__).resolve().parent,
                         help="directory holding the generated files (default: next to this script)")
     if verify_official is not None:
