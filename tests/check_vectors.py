@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 # CTest checks of the vector files: official checksum, and entry-by-entry equality with the official KAT.
 # SPDX-License-Identifier: Apache-2.0
-"""Subcommands (exit 0 pass, 1 fail, 77 skip):
+"""Subcommands (exit 0 pass, 1 fail, 77 skip), for the function named by --hash (default blake2b;
+<hash> below):
 
-  sha256         the regenerated blake2b-kat.txt has the official sha256, read from
-                 vectors/README.md and, where it exists, ../shared/vectors/official/SOURCE.md
-  official-json  every blake2b entry of the official blake2-kat.json equals, in order, our
-                 vectors/blake2b-kat.json and a fresh regeneration; the official
-                 blake2b-kat.txt equals our regeneration byte for byte. Skips (77) when the
+  sha256         the regenerated <hash>-kat.txt has the official sha256, read from
+                 vectors/README.md and, where it exists, ../shared/vectors/official/SOURCE.md,
+                 and so has the committed vectors/<hash>-kat.txt
+  official-json  every <hash> entry of the official blake2-kat.json equals, in order, our
+                 vectors/<hash>-kat.json and a fresh regeneration; the official
+                 <hash>-kat.txt equals our regeneration byte for byte. Skips (77) when the
                  official directory is absent (never passes silently).
 """
 
@@ -21,10 +23,14 @@ from pathlib import Path
 
 SKIP = 77
 SHA256_RE = re.compile(r"\b[0-9a-f]{64}\b")
+# The generator of each function's files (each has official_kat_txt() and official_kat_entries()).
+GENERATORS = {"blake2b": "gen_vectors", "blake2s": "gen_blake2s", "blake2bp": "gen_blake2bp",
+              "blake2sp": "gen_blake2sp"}
 
 
-def load_generator(vectors_dir: Path):
-    spec = importlib.util.spec_from_file_location("gen_vectors", vectors_dir / "gen_vectors.py")
+def load_generator(vectors_dir: Path, hash_name: str):
+    name = GENERATORS[hash_name]
+    spec = importlib.util.spec_from_file_location(name, vectors_dir / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -39,18 +45,19 @@ def sha256_from_line(path: Path, marker: str) -> str:
     return found.pop()
 
 
-def check_sha256(vectors_dir: Path, official_dir: Path) -> int:
-    generator = load_generator(vectors_dir)
+def check_sha256(vectors_dir: Path, official_dir: Path, hash_name: str) -> int:
+    generator = load_generator(vectors_dir, hash_name)
+    txt_name = f"{hash_name}-kat.txt"
     actual = hashlib.sha256(generator.official_kat_txt()).hexdigest()
-    expected = {"vectors/README.md": sha256_from_line(vectors_dir / "README.md", "blake2b-kat.txt")}
+    expected = {"vectors/README.md": sha256_from_line(vectors_dir / "README.md", txt_name)}
     source_md = official_dir / "SOURCE.md"
     if source_md.is_file():
-        expected[str(source_md)] = sha256_from_line(source_md, "| blake2b-kat.txt |")
+        expected[str(source_md)] = sha256_from_line(source_md, f"| {txt_name} |")
     else:
         print(f"note: {source_md} absent; checking against vectors/README.md only")
-    committed = vectors_dir / "blake2b-kat.txt"
+    committed = vectors_dir / txt_name
     failures = 0
-    print(f"regenerated blake2b-kat.txt sha256 {actual}")
+    print(f"regenerated {txt_name} sha256 {actual}")
     for origin, value in expected.items():
         verdict = "ok" if value == actual else "MISMATCH"
         failures += value != actual
@@ -74,29 +81,33 @@ def compare_entries(label: str, official: list, ours: list) -> int:
     return 0
 
 
-def check_official_json(vectors_dir: Path, official_dir: Path) -> int:
+def check_official_json(vectors_dir: Path, official_dir: Path, hash_name: str) -> int:
     official_json = official_dir / "blake2-kat.json"
-    official_txt = official_dir / "blake2b-kat.txt"
+    official_txt = official_dir / f"{hash_name}-kat.txt"
     if not official_json.is_file():
         print(f"SKIP: {official_json} not present (official vectors live outside the project)")
         return SKIP
     official = [entry for entry in json.loads(official_json.read_text(encoding="ascii"))
-                if entry["hash"] == "blake2b"]
+                if entry["hash"] == hash_name]
     unkeyed = sum(1 for entry in official if not entry["key"])
-    print(f"official blake2b entries: {len(official)} ({unkeyed} unkeyed, "
+    print(f"official {hash_name} entries: {len(official)} ({unkeyed} unkeyed, "
           f"{len(official) - unkeyed} keyed)")
     failures = 0
     if len(official) != 512 or unkeyed != 256:
-        print("MISMATCH: expected 256 unkeyed + 256 keyed blake2b entries in the official file")
+        print(f"MISMATCH: expected 256 unkeyed + 256 keyed {hash_name} entries in the official "
+              "file")
         failures += 1
-    committed = json.loads((vectors_dir / "blake2b-kat.json").read_text(encoding="ascii"))
-    failures += compare_entries("vectors/blake2b-kat.json", official, committed)
-    generator = load_generator(vectors_dir)
+    committed = json.loads((vectors_dir / f"{hash_name}-kat.json").read_text(encoding="ascii"))
+    failures += compare_entries(f"vectors/{hash_name}-kat.json", official, committed)
+    generator = load_generator(vectors_dir, hash_name)
     failures += compare_entries("regenerated (hashlib)", official, generator.official_kat_entries())
     if official_txt.is_file():
         same = official_txt.read_bytes() == generator.official_kat_txt()
-        print(f"{'ok' if same else 'MISMATCH':8} official blake2b-kat.txt == regenerated, byte for byte")
+        print(f"{'ok' if same else 'MISMATCH':8} official {hash_name}-kat.txt == regenerated, "
+              "byte for byte")
         failures += not same
+    else:
+        print(f"note: {official_txt} absent; the .txt was checked by sha256 only")
     return 1 if failures else 0
 
 
@@ -104,6 +115,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("command", choices=("sha256", "official-json"))
     parser.add_argument("--source-dir", type=Path, required=True, help="project root")
+    parser.add_argument("--hash", choices=sorted(GENERATORS), default="blake2b",
+                        help="function whose vector files are checked (default blake2b)")
     parser.add_argument("--vectors-dir", type=Path,
                         help="vector files to check (default: <source-dir>/vectors)")
     parser.add_argument("--official-dir", type=Path,
@@ -113,8 +126,8 @@ def main() -> int:
     vectors_dir = args.vectors_dir or source_dir / "vectors"
     official_dir = args.official_dir or source_dir.parent / "shared" / "vectors" / "official"
     if args.command == "sha256":
-        return check_sha256(vectors_dir, official_dir)
-    return check_official_json(vectors_dir, official_dir)
+        return check_sha256(vectors_dir, official_dir, args.hash)
+    return check_official_json(vectors_dir, official_dir, args.hash)
 
 
 if __name__ == "__main__":

@@ -72,6 +72,18 @@ add_test(NAME vectors_up_to_date
 add_test(NAME vectors_official_json COMMAND ${b2_check_vectors} official-json)
 set_tests_properties(vectors_kat_txt_sha256 vectors_up_to_date vectors_official_json
                      PROPERTIES LABELS vectors SKIP_RETURN_CODE 77 TIMEOUT 60)
+# The same three for BLAKE2s and BLAKE2sp (generators vectors/gen_blake2s.py, gen_blake2sp.py).
+foreach(b2_hash blake2s blake2sp)
+  add_test(NAME vectors_${b2_hash}_kat_txt_sha256
+           COMMAND ${b2_check_vectors} --hash ${b2_hash} sha256)
+  add_test(NAME vectors_${b2_hash}_up_to_date
+           COMMAND ${Python3_EXECUTABLE} ${B2_VECTORS_DIR}/gen_${b2_hash}.py --check)
+  add_test(NAME vectors_${b2_hash}_official_json
+           COMMAND ${b2_check_vectors} --hash ${b2_hash} official-json)
+  set_tests_properties(vectors_${b2_hash}_kat_txt_sha256 vectors_${b2_hash}_up_to_date
+                       vectors_${b2_hash}_official_json
+                       PROPERTIES LABELS "vectors;${b2_hash}" SKIP_RETURN_CODE 77 TIMEOUT 60)
+endforeach()
 
 # --- EVP known answers and differential tests against our provider
 b2_add_evp_test(NAME evp_kat TARGET test_kat SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_kat.cpp

@@ -1,0 +1,222 @@
+# Pure-Python BLAKE2b/BLAKE2s (for tree roots) and the BLAKE2bp/BLAKE2sp tree modes over hashlib.
+# SPDX-License-Identifier: Apache-2.0
+"""The 4-leaf BLAKE2bp and the 8-leaf BLAKE2sp (BLAKE2 paper, section 2.10; reference blake2bp.c
+and blake2sp.c), shared by gen_blake2bp.py and gen_blake2sp.py. Standard library only.
+
+The message is cut into blocks (128 bytes for BLAKE2b, 64 for BLAKE2s) dealt round-robin to the
+leaves (block j to leaf j % leaves). Every node is BLAKE2 with fanout = leaves, depth 2,
+leaf_length 0, inner_length = digest_length = the longest digest (64 or 32) and the key length.
+Leaf i has node_offset i and node_depth 0 and absorbs the key block (when keyed), then its blocks;
+the last leaf is the last node. The root has node_offset 0, node_depth 1, is the last node and
+absorbs the leaf digests but never a key block, although its parameter block carries the key length.
+
+hashlib computes every leaf (its tree parameters and key= match exactly). It cannot compute a keyed
+root (key_length without a key block), so roots come from pure_hash(), an RFC 7693 BLAKE2b/BLAKE2s
+written here from the RFC and checked against hashlib, plain, keyed and as a tree node, before any
+vector is produced. Unkeyed roots are computed both ways and must agree.
+"""
+
+import hashlib
+from dataclasses import dataclass
+
+SIGMA = ((0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+         (14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3),
+         (11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4),
+         (7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8),
+         (9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13),
+         (2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9),
+         (12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11),
+         (13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10),
+         (6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5),
+         (10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0))
+
+
+@dataclass(frozen=True)
+class Blake2:
+    """One member of the family as RFC 7693 section 2.1 parameterises it."""
+    name: str
+    word_bits: int
+    rounds: int
+    rotations: tuple  # R1..R4
+    iv: tuple
+    node_offset_bytes: int  # node_offset plus xof_length in the parameter block
+    hashlib_new: object
+
+    @property
+    def word_bytes(self) -> int:
+        return self.word_bits // 8
+
+    @property
+    def block(self) -> int:
+        return 16 * self.word_bytes
+
+    @property
+    def out(self) -> int:
+        """Longest digest, also the longest key."""
+        return 8 * self.word_bytes
+
+    @property
+    def salt_bytes(self) -> int:
+        """Length of the salt field, and of the personalization field."""
+        return 2 * self.word_bytes
+
+    @property
+    def mask(self) -> int:
+        return (1 << self.word_bits) - 1
+
+
+BLAKE2B = Blake2("blake2b", 64, 12, (32, 24, 16, 63),
+                 (0x6A09E667F3BCC908, 0xBB67AE8584CAA73B, 0x3C6EF372FE94F82B, 0xA54FF53A5F1D36F1,
+                  0x510E527FADE682D1, 0x9B05688C2B3E6C1F, 0x1F83D9ABFB41BD6B, 0x5BE0CD19137E2179),
+                 8, hashlib.blake2b)
+BLAKE2S = Blake2("blake2s", 32, 10, (16, 12, 8, 7),
+                 (0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A,
+                  0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19),
+                 6, hashlib.blake2s)
+
+
+# ---------------------------------------------------------------- pure-Python BLAKE2 (RFC 7693)
+
+
+def _compress(variant: Blake2, h: list, block: bytes, counter: int, last_block: bool,
+              last_node: bool) -> None:
+    size, mask, bits = variant.word_bytes, variant.mask, variant.word_bits
+    m = [int.from_bytes(block[size * i:size * i + size], "little") for i in range(16)]
+    v = h[:] + list(variant.iv)
+    v[12] ^= counter & mask
+    v[13] ^= counter >> bits
+    if last_block:
+        v[14] ^= mask
+    if last_node:
+        v[15] ^= mask
+    r1, r2, r3, r4 = variant.rotations
+
+    def rotr(x, n):
+        return ((x >> n) | (x << (bits - n))) & mask
+
+    def g(a, b, c, d, x, y):
+        v[a] = (v[a] + v[b] + x) & mask
+        v[d] = rotr(v[d] ^ v[a], r1)
+        v[c] = (v[c] + v[d]) & mask
+        v[b] = rotr(v[b] ^ v[c], r2)
+        v[a] = (v[a] + v[b] + y) & mask
+        v[d] = rotr(v[d] ^ v[a], r3)
+        v[c] = (v[c] + v[d]) & mask
+        v[b] = rotr(v[b] ^ v[c], r4)
+
+    for r in range(variant.rounds):
+        s = SIGMA[r % 10]
+        g(0, 4, 8, 12, m[s[0]], m[s[1]])
+        g(1, 5, 9, 13, m[s[2]], m[s[3]])
+        g(2, 6, 10, 14, m[s[4]], m[s[5]])
+        g(3, 7, 11, 15, m[s[6]], m[s[7]])
+        g(0, 5, 10, 15, m[s[8]], m[s[9]])
+        g(1, 6, 11, 12, m[s[10]], m[s[11]])
+        g(2, 7, 8, 13, m[s[12]], m[s[13]])
+        g(3, 4, 9, 14, m[s[14]], m[s[15]])
+    for i in range(8):
+        h[i] ^= v[i] ^ v[i + 8]
+
+
+def parameter_block(variant: Blake2, digest_size: int, key_length: int, fanout: int = 1,
+                    depth: int = 1, leaf_length: int = 0, node_offset: int = 0,
+                    node_depth: int = 0, inner_length: int = 0) -> bytes:
+    """The 64-byte (BLAKE2b) or 32-byte (BLAKE2s) parameter block, salt and personalization zero."""
+    head = (bytes((digest_size, key_length, fanout, depth)) + leaf_length.to_bytes(4, "little")
+            + node_offset.to_bytes(variant.node_offset_bytes, "little")
+            + bytes((node_depth, inner_length)))
+    # BLAKE2b has 14 reserved bytes before salt and personalization; BLAKE2s none.
+    return head.ljust(variant.out - 2 * variant.salt_bytes, b"\0") + bytes(2 * variant.salt_bytes)
+
+
+def pure_hash(variant: Blake2, message: bytes, params: bytes, key: bytes = b"",
+              last_node: bool = False, absorb_key: bool = True) -> bytes:
+    """BLAKE2 over `message` from the parameter block `params`. With absorb_key the zero-padded
+    key is the first block (ordinary keyed BLAKE2); without it the parameter block alone carries
+    the key length, as for a tree root."""
+    size, block = variant.word_bytes, variant.block
+    h = [variant.iv[i] ^ int.from_bytes(params[size * i:size * i + size], "little")
+         for i in range(8)]
+    data = (key.ljust(block, b"\0") if key and absorb_key else b"") + message
+    full_blocks = max(0, (len(data) - 1) // block)
+    for j in range(full_blocks):
+        _compress(variant, h, data[block * j:block * (j + 1)], block * (j + 1), False, False)
+    tail = data[block * full_blocks:]
+    _compress(variant, h, tail.ljust(block, b"\0"), len(data), True, last_node)
+    return b"".join(word.to_bytes(size, "little") for word in h)[:params[0]]
+
+
+# ---------------------------------------------------------------- tree mode
+
+
+@dataclass(frozen=True)
+class Tree:
+    """BLAKE2bp (BLAKE2B, 4 leaves) or BLAKE2sp (BLAKE2S, 8 leaves)."""
+    variant: Blake2
+    leaves: int
+
+    @property
+    def name(self) -> str:
+        return self.variant.name + "p"
+
+    def params(self, key_length: int, node_offset: int, node_depth: int) -> bytes:
+        out = self.variant.out
+        return parameter_block(self.variant, out, key_length, self.leaves, 2, 0, node_offset,
+                               node_depth, out)
+
+    def leaf_messages(self, message: bytes) -> list:
+        block = self.variant.block
+        blocks = [message[i:i + block] for i in range(0, len(message), block)]
+        return [b"".join(blocks[leaf::self.leaves]) for leaf in range(self.leaves)]
+
+    def hashlib_node(self, message: bytes, key: bytes, node_offset: int, node_depth: int,
+                     last_node: bool) -> bytes:
+        out = self.variant.out
+        return self.variant.hashlib_new(message, key=key, digest_size=out, fanout=self.leaves,
+                                        depth=2, leaf_size=0, node_offset=node_offset,
+                                        node_depth=node_depth, inner_size=out,
+                                        last_node=last_node).digest()
+
+    def digest(self, message: bytes, key: bytes = b"") -> bytes:
+        if self not in _CHECKED:
+            self.check_pure_against_hashlib()
+        digests = b"".join(self.hashlib_node(part, key, leaf, 0, leaf == self.leaves - 1)
+                           for leaf, part in enumerate(self.leaf_messages(message)))
+        root = pure_hash(self.variant, digests, self.params(len(key), 0, 1), key, last_node=True,
+                         absorb_key=False)
+        # Two independent computations of the same unkeyed root must agree.
+        if not key and self.hashlib_node(digests, b"", 0, 1, True) != root:
+            raise SystemExit(f"{self.name}: pure-Python root disagrees with hashlib's")
+        return root
+
+    def check_pure_against_hashlib(self) -> None:
+        """pure_hash must agree with hashlib before it may produce any vector."""
+        variant, block, out = self.variant, self.variant.block, self.variant.out
+        for length in (0, 1, block - 1, block, block + 1, 2 * block - 1, 2 * block,
+                       2 * block + 1, 300):
+            message = bytes((7 * i + 3) & 0xFF for i in range(length))
+            for key in (b"", b"\x01", bytes(range(17)), bytes(range(out))):
+                for size in (out, out // 2, 1):
+                    theirs = variant.hashlib_new(message, key=key, digest_size=size).digest()
+                    ours = pure_hash(variant, message, parameter_block(variant, size, len(key)),
+                                     key)
+                    if theirs != ours:
+                        raise SystemExit(f"pure-Python {variant.name} disagrees with hashlib: "
+                                         f"length {length}, key {len(key)}, size {size}")
+        # The tree fields and the last-node flag, on the same leaf hashlib can compute.
+        message = bytes(range(200))
+        for offset, last in ((0, False), (self.leaves - 1, True)):
+            theirs = self.hashlib_node(message, b"k" * 9, offset, 0, last)
+            ours = pure_hash(variant, message, self.params(9, offset, 0), b"k" * 9, last_node=last)
+            if theirs != ours:
+                raise SystemExit(f"pure-Python {variant.name} tree node disagrees with hashlib "
+                                 f"(offset {offset})")
+        _CHECKED.add(self)
+
+
+# Trees whose pure-Python root passed check_pure_against_hashlib in this process.
+_CHECKED = set()
+
+
+BLAKE2BP = Tree(BLAKE2B, 4)
+BLAKE2SP = Tree(BLAKE2S, 8)
