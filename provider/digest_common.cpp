@@ -8,25 +8,26 @@
 
 #include "blake2b_engine.hpp"
 #include "names.hpp"
+#include "ossl_param.hpp"
 
 namespace blake2simd {
 
 bool get_digest_params(OSSL_PARAM params[], size_t digest_size) noexcept {
     OSSL_PARAM* p = nullptr;
-    if ((p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_BLOCK_SIZE)) != nullptr &&
-        !OSSL_PARAM_set_size_t(p, kBlockBytes)) {
+    if ((p = param::locate(params, OSSL_DIGEST_PARAM_BLOCK_SIZE)) != nullptr &&
+        param::set_size_t(p, kBlockBytes) != param::Status::ok) {
         return false;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_SIZE)) != nullptr &&
-        !OSSL_PARAM_set_size_t(p, digest_size)) {
+    if ((p = param::locate(params, OSSL_DIGEST_PARAM_SIZE)) != nullptr &&
+        param::set_size_t(p, digest_size) != param::Status::ok) {
         return false;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_XOF)) != nullptr &&
-        !OSSL_PARAM_set_int(p, 0)) {
+    if ((p = param::locate(params, OSSL_DIGEST_PARAM_XOF)) != nullptr &&
+        param::set_int(p, 0) != param::Status::ok) {
         return false;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_ALGID_ABSENT)) != nullptr &&
-        !OSSL_PARAM_set_int(p, 0)) {
+    if ((p = param::locate(params, OSSL_DIGEST_PARAM_ALGID_ABSENT)) != nullptr &&
+        param::set_int(p, 0) != param::Status::ok) {
         return false;
     }
     return true;

@@ -1,7 +1,6 @@
 // OSSL_OP_MAC implementation of BLAKE2BMAC: keyed BLAKE2b on the shared streaming engine.
 // SPDX-License-Identifier: Apache-2.0
 #include <openssl/core_dispatch.h>
-#include <openssl/crypto.h>
 
 #include "algorithms.hpp"
 #include "baseline_guard.hpp"

@@ -24,3 +24,11 @@ if(B2_CLANG_FORMAT)
   add_test(NAME clang_format COMMAND ${B2_CLANG_FORMAT} --dry-run -Werror ${b2_formatted_sources})
   set_tests_properties(clang_format PROPERTIES LABELS provider)
 endif()
+
+# The module's own OSSL_PARAM helpers against libcrypto's (the module itself links no libcrypto).
+b2_add_evp_test(NAME ossl_param TARGET test_ossl_param
+                SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_ossl_param.cpp
+                        ${PROJECT_SOURCE_DIR}/provider/ossl_param.cpp
+                LABELS provider memory)
+target_include_directories(test_ossl_param PRIVATE ${PROJECT_SOURCE_DIR}/provider
+                                                   ${PROJECT_SOURCE_DIR}/kernels)

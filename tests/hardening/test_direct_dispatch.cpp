@@ -11,6 +11,7 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -48,7 +49,21 @@ void core_vset_error(const OSSL_CORE_HANDLE*, uint32_t reason, const char*, va_l
     g_errors.last_reason = reason;
 }
 
+// The module links no libcrypto: its memory comes from the core, here libc's.
+void* core_malloc(size_t size, const char*, int) noexcept {
+    return std::malloc(size);
+}
+void* core_zalloc(size_t size, const char*, int) noexcept {
+    return std::calloc(1, size);
+}
+void core_free(void* memory, const char*, int) noexcept {
+    std::free(memory);
+}
+
 const OSSL_DISPATCH kCore[] = {
+    {OSSL_FUNC_CRYPTO_MALLOC, reinterpret_cast<void (*)(void)>(&core_malloc)},
+    {OSSL_FUNC_CRYPTO_ZALLOC, reinterpret_cast<void (*)(void)>(&core_zalloc)},
+    {OSSL_FUNC_CRYPTO_FREE, reinterpret_cast<void (*)(void)>(&core_free)},
     {OSSL_FUNC_CORE_GET_PARAMS, reinterpret_cast<void (*)(void)>(&core_get_params)},
     {OSSL_FUNC_CORE_NEW_ERROR, reinterpret_cast<void (*)(void)>(&core_new_error)},
     {OSSL_FUNC_CORE_SET_ERROR_DEBUG, reinterpret_cast<void (*)(void)>(&core_set_error_debug)},
