@@ -75,6 +75,7 @@ Context* new_context(void* provctx) noexcept {
     auto* provider = static_cast<ProviderContext*>(provctx);
     const KernelInfo* kernel = provider->kernel_choice().kernel;
     if (kernel == nullptr) {
+        B2_RAISE(provider, Reason::no_kernel_available);
         return nullptr;
     }
     void* memory = provider->memory.allocate(sizeof(Context), __FILE__, __LINE__);

@@ -124,10 +124,15 @@ bool parse_params(const OSSL_PARAM params[], const Blake2bSettings& current, Key
     return true;
 }
 
+Reason setter_failure(param::Status status) noexcept {
+    return status == param::Status::wrong_type ? Reason::wrong_param_type
+                                               : Reason::output_buffer_too_small;
+}
+
 // One pass over the array, where a locate per name would scan it once per name: EVP_MAC_final
 // asks for "size" at every message. Like param::locate, fills the first param of a name.
-bool get_common_ctx_params(OSSL_PARAM params[], size_t output_size, const char* kernel_name,
-                           size_t block_size) noexcept {
+bool get_common_ctx_params(const ProviderContext* provider, OSSL_PARAM params[], size_t output_size,
+                           const char* kernel_name, size_t block_size) noexcept {
     if (params == nullptr) {
         return true;
     }
@@ -135,21 +140,20 @@ bool get_common_ctx_params(OSSL_PARAM params[], size_t output_size, const char* 
     bool kernel_done = false;
     bool block_size_done = block_size == 0;
     for (OSSL_PARAM* p = params; p->key != nullptr; ++p) {
+        param::Status status = param::Status::ok;
         if (!size_done && is_named(p->key, OSSL_MAC_PARAM_SIZE)) {
             size_done = true;
-            if (param::set_size_t(p, output_size) != param::Status::ok) {
-                return false;
-            }
+            status = param::set_size_t(p, output_size);
         } else if (!kernel_done && is_named(p->key, names::kParamKernel)) {
             kernel_done = true;
-            if (param::set_utf8(p, kernel_name) != param::Status::ok) {
-                return false;
-            }
+            status = param::set_utf8(p, kernel_name);
         } else if (!block_size_done && is_named(p->key, OSSL_MAC_PARAM_BLOCK_SIZE)) {
             block_size_done = true;
-            if (param::set_size_t(p, block_size) != param::Status::ok) {
-                return false;
-            }
+            status = param::set_size_t(p, block_size);
+        }
+        if (status != param::Status::ok) {
+            B2_RAISE(provider, setter_failure(status));
+            return false;
         }
     }
     return true;

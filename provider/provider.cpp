@@ -15,6 +15,7 @@
 #include "errors.hpp"
 #include "names.hpp"
 #include "ossl_param.hpp"
+#include "params.hpp"
 #include "provider_context.hpp"
 
 #ifndef B2_VERSION
@@ -70,6 +71,7 @@ const OSSL_ALGORITHM kMacs[] = {
 void provider_teardown(void* provctx) noexcept {
     auto* provider = static_cast<ProviderContext*>(provctx);
     OSSL_FUNC_CRYPTO_free_fn* release = provider->memory.release;
+    withdraw_error_reporter(provider);
     provider->~ProviderContext();
     release(provider, __FILE__, __LINE__);
 }
@@ -86,22 +88,34 @@ const OSSL_PARAM* provider_gettable_params(void*) noexcept {
     return kGettable;
 }
 
-bool set_string_param(OSSL_PARAM params[], const char* key, const char* value) noexcept {
+// A param that cannot take its value fails the call, with its reason raised.
+bool set_param(const ProviderContext* provider, param::Status status) noexcept {
+    if (status != param::Status::ok) {
+        B2_RAISE(provider, setter_failure(status));
+        return false;
+    }
+    return true;
+}
+
+bool set_string_param(const ProviderContext* provider, OSSL_PARAM params[], const char* key,
+                      const char* value) noexcept {
     OSSL_PARAM* p = param::locate(params, key);
-    return p == nullptr || param::set_utf8(p, value) == param::Status::ok;
+    return p == nullptr || set_param(provider, param::set_utf8(p, value));
 }
 
 int provider_get_params(void* provctx, OSSL_PARAM params[]) noexcept {
-    const KernelChoice& choice = static_cast<ProviderContext*>(provctx)->kernel_choice();
+    auto* provider = static_cast<ProviderContext*>(provctx);
+    const KernelChoice& choice = provider->kernel_choice();
     const bool running = choice.kernel != nullptr;
     OSSL_PARAM* p = param::locate(params, OSSL_PROV_PARAM_STATUS);
-    if (p != nullptr && param::set_int(p, running ? 1 : 0) != param::Status::ok) {
+    if (p != nullptr && !set_param(provider, param::set_int(p, running ? 1 : 0))) {
         return 0;
     }
-    return set_string_param(params, OSSL_PROV_PARAM_NAME, names::kProviderName) &&
-                   set_string_param(params, OSSL_PROV_PARAM_VERSION, B2_VERSION) &&
-                   set_string_param(params, OSSL_PROV_PARAM_BUILDINFO, choice.buildinfo) &&
-                   set_string_param(params, names::kParamKernel,
+    return set_string_param(provider, params, OSSL_PROV_PARAM_NAME, names::kProviderName) &&
+                   set_string_param(provider, params, OSSL_PROV_PARAM_VERSION, B2_VERSION) &&
+                   set_string_param(provider, params, OSSL_PROV_PARAM_BUILDINFO,
+                                    choice.buildinfo) &&
+                   set_string_param(provider, params, names::kParamKernel,
                                     running ? choice.kernel->name : "none")
                ? 1
                : 0;
@@ -221,6 +235,7 @@ int initialize(const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in, const OS
     OSSL_FUNC_core_get_params_fn* core_get_params = nullptr;
     capture_core_functions(in, *provider, core_get_params);
     read_kernel_request(handle, core_get_params, *provider);
+    enrol_error_reporter(provider);
     *out = kProviderFunctions;
     *provctx = provider;
     return 1;

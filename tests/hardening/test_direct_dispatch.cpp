@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "guard_page.hpp"
 #include "rfc7693.hpp"
 
 #ifndef B2_MODULE_DIR
@@ -266,6 +267,19 @@ void check_digest(Harness& h, const Module& module) {
                                   OSSL_PARAM_construct_end()};
         h.fails(d.set_params(ctx, null_data), "", std::string("digest ") + name + " NULL data");
     }
+    // An integer size no getter reads whole: data_size 0 (libcrypto 3.0 reads the byte before
+    // it: here a guard page) or over 8 bytes, refused before it is read.
+    const BytesAfterGuardPage guarded;
+    for (const size_t data_size : {size_t{0}, size_t{9}}) {
+        for (const unsigned int type : {OSSL_PARAM_INTEGER, OSSL_PARAM_UNSIGNED_INTEGER}) {
+            OSSL_PARAM odd[] = {
+                {OSSL_DIGEST_PARAM_SIZE, type, guarded.data(), data_size, OSSL_PARAM_UNMODIFIED},
+                OSSL_PARAM_construct_end()};
+            const std::string what = "digest size of data_size " + std::to_string(data_size);
+            h.fails(d.set_params(ctx, odd), "wrong data type", what + ", set_params");
+            h.fails(d.init(ctx, odd), "wrong data type", what + ", init");
+        }
+    }
     h.checks().expect(digest_ctx_size(d, ctx) == 32, "settings survive refused NULL params");
 
     // Size changed mid-stream applies to the next message only.
@@ -398,6 +412,17 @@ void check_mac(Harness& h, const Module& module) {
         h.fails(m.init(fresh, nullptr, 0, null_data), "",
                 std::string("MAC init, param ") + names[i] + " with NULL data");
     }
+    const BytesAfterGuardPage guarded;
+    for (const size_t data_size : {size_t{0}, size_t{9}}) {
+        for (const unsigned int type : {OSSL_PARAM_INTEGER, OSSL_PARAM_UNSIGNED_INTEGER}) {
+            OSSL_PARAM odd[] = {
+                {OSSL_MAC_PARAM_SIZE, type, guarded.data(), data_size, OSSL_PARAM_UNMODIFIED},
+                OSSL_PARAM_construct_end()};
+            const std::string what = "MAC size of data_size " + std::to_string(data_size);
+            h.fails(m.set_params(fresh, odd), "wrong data type", what + ", set_params");
+            h.fails(m.init(fresh, key.data(), key.size(), odd), "wrong data type", what + ", init");
+        }
+    }
     m.freectx(fresh);
 
     // A failing init with a new key and bad params changes neither key nor settings.
@@ -411,6 +436,37 @@ void check_mac(Harness& h, const Module& module) {
     h.checks().expect(Bytes(out.begin(), out.begin() + 24) == expected24,
                       "old key and size kept after a failed init");
     m.freectx(ctx);
+}
+
+// Every failing get_params raises its reason: the provider's, and a digest's, which OpenSSL
+// calls without a provider context.
+void check_failed_gets(Harness& h, const Module& module) {
+    char text[64] = {};
+    auto* provider_get = find_function<OSSL_FUNC_provider_get_params_fn>(
+        module.provider, OSSL_FUNC_PROVIDER_GET_PARAMS);
+    OSSL_PARAM status_as_text[] = {
+        OSSL_PARAM_construct_utf8_string(OSSL_PROV_PARAM_STATUS, text, sizeof text),
+        OSSL_PARAM_construct_end()};
+    h.fails(provider_get(module.provctx, status_as_text), "wrong data type",
+            "provider status as a string");
+    OSSL_PARAM short_version[] = {
+        OSSL_PARAM_construct_utf8_string(OSSL_PROV_PARAM_VERSION, text, 1),
+        OSSL_PARAM_construct_end()};
+    h.fails(provider_get(module.provctx, short_version), "output buffer too small",
+            "provider version into 1 byte");
+    const OSSL_DISPATCH* table = module.implementation(OSSL_OP_DIGEST);
+    auto* digest_get =
+        find_function<OSSL_FUNC_digest_get_params_fn>(table, OSSL_FUNC_DIGEST_GET_PARAMS);
+    OSSL_PARAM size_as_text[] = {
+        OSSL_PARAM_construct_utf8_string(OSSL_DIGEST_PARAM_SIZE, text, sizeof text),
+        OSSL_PARAM_construct_end()};
+    h.fails(digest_get(size_as_text), "wrong data type", "digest get_params, size as a string");
+    unsigned char byte = 0;
+    OSSL_PARAM block_size_in_a_byte[] = {
+        {OSSL_DIGEST_PARAM_BLOCK_SIZE, OSSL_PARAM_INTEGER, &byte, 1, OSSL_PARAM_UNMODIFIED},
+        OSSL_PARAM_construct_end()};
+    h.fails(digest_get(block_size_in_a_byte), "output buffer too small",
+            "digest get_params, block size 128 into a signed byte");
 }
 
 }  // namespace
@@ -438,6 +494,7 @@ int main() {
     Harness harness(checks, module);
     check_digest(harness, module);
     check_mac(harness, module);
+    check_failed_gets(harness, module);
 
     auto* teardown =
         find_function<OSSL_FUNC_provider_teardown_fn>(module.provider, OSSL_FUNC_PROVIDER_TEARDOWN);
