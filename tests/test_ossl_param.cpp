@@ -5,6 +5,7 @@
 // (a REAL for an integer; a size query of the wrong type) or stretches (integers over 8 bytes).
 // Buffers are heap-allocated to their exact size, so ASan sees any read outside one.
 // SPDX-License-Identifier: Apache-2.0
+#include <openssl/err.h>
 #include <openssl/params.h>
 
 #include <climits>
@@ -98,9 +99,14 @@ void check_integer_setter(Report& report, const char* name, const std::vector<Va
                     const bool accepted = theirs(&their_param, value) == 1;
                     B2_CHECK(report, (status == Status::ok) == accepted,
                              what + ": libcrypto " + (accepted ? "accepts" : "refuses"));
-                    B2_CHECK(report, our_param.return_size == their_param.return_size,
-                             what + ": return_size " + std::to_string(our_param.return_size) +
-                                 " vs " + std::to_string(their_param.return_size));
+                    ERR_clear_error();  // newer libcryptos raise one when they refuse
+                    // After a refusal return_size differs between libcrypto versions (3.0: the
+                    // value's size; 4.0: 0), so only an answer is compared.
+                    if (accepted) {
+                        B2_CHECK(report, our_param.return_size == their_param.return_size,
+                                 what + ": return_size " + std::to_string(our_param.return_size) +
+                                     " vs " + std::to_string(their_param.return_size));
+                    }
                     B2_CHECK(report, our_buffer.same_as(their_buffer), what + ": bytes written");
                     if (!is_integer_type(type)) {
                         B2_CHECK(report, status == Status::wrong_type, what + ": wrong_type");
@@ -178,6 +184,7 @@ void check_size_getter(Report& report) {
                     }
                     size_t theirs = 0;
                     const bool accepted = OSSL_PARAM_get_size_t(&p, &theirs) == 1;
+                    ERR_clear_error();
                     B2_CHECK(report, (status == Status::ok) == accepted,
                              what + ": libcrypto " + (accepted ? "accepts" : "refuses"));
                     if (accepted && status == Status::ok) {
@@ -220,6 +227,7 @@ void check_utf8_setter(Report& report) {
                     const bool accepted = (type == OSSL_PARAM_UTF8_PTR
                                                ? OSSL_PARAM_set_utf8_ptr(&theirs, value)
                                                : OSSL_PARAM_set_utf8_string(&theirs, value)) == 1;
+                    ERR_clear_error();
                     B2_CHECK(report, (status == Status::ok) == accepted,
                              what + ": libcrypto " + (accepted ? "accepts" : "refuses"));
                     B2_CHECK(report, ours.return_size == theirs.return_size,
@@ -256,6 +264,7 @@ void check_octet_string_view(Report& report) {
                 size_t used = 0;
                 const bool accepted =
                     OSSL_PARAM_get_octet_string(&p, &destination, sizeof copy, &used) == 1;
+                ERR_clear_error();
                 B2_CHECK(report, (status == Status::ok) == accepted,
                          what + ": libcrypto " + (accepted ? "accepts" : "refuses"));
                 if (accepted && status == Status::ok) {
