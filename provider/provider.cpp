@@ -154,25 +154,31 @@ const OSSL_DISPATCH kProviderFunctions[] = {
     {0, nullptr},
 };
 
-// The allocator first: the provider context itself lives in it.
+// The allocator first: the provider context itself lives in it. A core must offer all three
+// or none: memory from one allocator must not be freed by another.
 CoreMemory capture_core_memory(const OSSL_DISPATCH* in) noexcept {
-    CoreMemory memory;
+    OSSL_FUNC_CRYPTO_malloc_fn* allocate = nullptr;
+    OSSL_FUNC_CRYPTO_zalloc_fn* allocate_zeroed = nullptr;
+    OSSL_FUNC_CRYPTO_free_fn* release = nullptr;
     for (; in->function_id != 0; ++in) {
         switch (in->function_id) {
             case OSSL_FUNC_CRYPTO_MALLOC:
-                memory.allocate = OSSL_FUNC_CRYPTO_malloc(in);
+                allocate = OSSL_FUNC_CRYPTO_malloc(in);
                 break;
             case OSSL_FUNC_CRYPTO_ZALLOC:
-                memory.allocate_zeroed = OSSL_FUNC_CRYPTO_zalloc(in);
+                allocate_zeroed = OSSL_FUNC_CRYPTO_zalloc(in);
                 break;
             case OSSL_FUNC_CRYPTO_FREE:
-                memory.release = OSSL_FUNC_CRYPTO_free(in);
+                release = OSSL_FUNC_CRYPTO_free(in);
                 break;
             default:
                 break;
         }
     }
-    return memory;
+    if (allocate == nullptr || allocate_zeroed == nullptr || release == nullptr) {
+        return CoreMemory{};
+    }
+    return CoreMemory{allocate, allocate_zeroed, release};
 }
 
 void capture_core_functions(const OSSL_DISPATCH* in, ProviderContext& provider,
@@ -222,9 +228,6 @@ int initialize(const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in, const OS
                void** provctx) noexcept {
     // The core's allocator, not operator new: the module must not need libstdc++ (once.hpp).
     const CoreMemory core_memory = capture_core_memory(in);
-    if (!core_memory.complete()) {
-        return 0;
-    }
     void* memory = core_memory.allocate_zeroed(sizeof(ProviderContext), __FILE__, __LINE__);
     if (memory == nullptr) {
         return 0;

@@ -50,14 +50,23 @@ void core_vset_error(const OSSL_CORE_HANDLE*, uint32_t reason, const char*, va_l
     g_errors.last_reason = reason;
 }
 
-// The module links no libcrypto: its memory comes from the core, here libc's.
+// The module links no libcrypto: its memory comes from the core, here libc's, counted.
+struct MemoryLog {
+    int allocated = 0;
+    int freed = 0;
+};
+MemoryLog g_memory;
+
 void* core_malloc(size_t size, const char*, int) noexcept {
+    ++g_memory.allocated;
     return std::malloc(size);
 }
 void* core_zalloc(size_t size, const char*, int) noexcept {
+    ++g_memory.allocated;
     return std::calloc(1, size);
 }
 void core_free(void* memory, const char*, int) noexcept {
+    g_memory.freed += memory != nullptr ? 1 : 0;
     std::free(memory);
 }
 
@@ -502,6 +511,10 @@ int main() {
         teardown(module.provctx);
     }
     dlclose(module.handle);
+    // Provider and algorithm contexts all came from the core's allocator and went back to it.
+    checks.expect(g_memory.allocated > 2 && g_memory.freed == g_memory.allocated,
+                  "core allocator: " + std::to_string(g_memory.allocated) + " allocated, " +
+                      std::to_string(g_memory.freed) + " freed");
     std::printf("test_direct_dispatch: %d cases tried, %d failed\n", checks.tried(),
                 checks.failed());
     return checks.failed() == 0 && checks.tried() > 0 ? 0 : 1;
