@@ -1,6 +1,7 @@
 #!/bin/sh
 # CI job: every build type with both Debian 12 compilers, and a packager's build.
-#   g++ 12:    Release and Debug build + whole suite, MinSizeRel build
+#   g++ 12:    Release build + whole suite, Debug build + suite but the EVP x CPU-model matrix
+#              under qemu, MinSizeRel build
 #              (RelWithDebInfo + whole suite is the main job, tools/quickstart.sh test)
 #   clang 14:  Release build + whole suite, Debug, RelWithDebInfo and MinSizeRel build
 #   packager:  g++ with dpkg-buildflags (hardening=+all), CMAKE_BUILD_TYPE=None, the suite but
@@ -111,12 +112,20 @@ packager_build() {
         -DCMAKE_C_FLAGS="$cflags" -DCMAKE_CXX_FLAGS="$cxxflags" \
         -DCMAKE_EXE_LINKER_FLAGS="$ldflags" -DCMAKE_SHARED_LINKER_FLAGS="$ldflags" \
         -DCMAKE_MODULE_LINKER_FLAGS="$ldflags"
+    ctest_args=""
 }
 
 for name in $names; do
     case $name in
     gcc-release) run_build "$name" gcc g++ Release yes ;;
-    gcc-debug) run_build "$name" gcc g++ Debug yes ;;
+    gcc-debug)
+        # The EVP known answers under each qemu-x86_64 CPU model for each kernel request (84
+        # tests) are left out: unoptimised, they take 20 minutes of emulation here and test
+        # nothing the optimised builds' runs do not; the models' kernel-level runs stay.
+        ctest_args="-E ^(evp_kat|blake2bp\.evp)\..+\.qemu\."
+        run_build "$name" gcc g++ Debug yes
+        ctest_args=""
+        ;;
     gcc-relwithdebinfo) run_build "$name" gcc g++ RelWithDebInfo yes ;;
     gcc-minsizerel) run_build "$name" gcc g++ MinSizeRel no ;;
     clang-release) run_build "$name" clang clang++ Release yes ;;

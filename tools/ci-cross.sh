@@ -28,7 +28,7 @@ triplet_of() { case $1 in arm64) echo aarch64-linux-gnu ;; s390x) echo s390x-lin
     *) echo "ci-cross: unknown architecture $1" >&2; return 1 ;; esac; }
 qemu_of() { case $1 in arm64) echo aarch64 ;; *) echo "$1" ;; esac; }
 
-packages="cmake make python3 qemu-user binutils"
+packages="cmake make python3 qemu-user binutils ccache"
 for arch in $archs; do
     triplet_of "$arch" >/dev/null
     packages="$packages crossbuild-essential-$arch libssl-dev:$arch libstdc++6:$arch"
@@ -114,9 +114,12 @@ cross_build_and_test() {
         'exec $qemu /opt/openssl-$arch/usr/bin/openssl \"\$@\"' >/opt/openssl-$arch/wrapper/openssl
         chmod +x /opt/openssl-$arch/wrapper/openssl"
     local start=$SECONDS
+    # A fresh clone is all new to make; ccache (by content) makes its rebuild cheap.
     if ! in_root sh -c "set -e
+        export CCACHE_DIR=/build/ccache CCACHE_BASEDIR=/src CCACHE_NOHASHDIR=1
         cmake -S /src -B $build -DCMAKE_TOOLCHAIN_FILE=/src/cmake/toolchain-$arch.cmake \
-            -DCMAKE_BUILD_TYPE=RelWithDebInfo -DB2_WERROR=ON
+            -DCMAKE_BUILD_TYPE=RelWithDebInfo -DB2_WERROR=ON \
+            -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
         cmake --build $build -j2
         PATH=/opt/openssl-$arch/wrapper:\$PATH ctest --test-dir $build -j2 \
             --output-on-failure -LE '^(system|slow)\$' -E '^hardening\.load_unload_1000\$'
