@@ -6,7 +6,7 @@
 #   environment given (qemu passes the environment through to the program). Program args go
 #   before the keywords or after ARGS; everything after ENVIRONMENT is environment. In args,
 #   @EXPECTED_FEATURES@ becomes the features that model must expose (see kernels_info).
-#   Tests get SKIP_RETURN_CODE 77 and BLAKE2SIMD_TEST_EMULATED=1 (timing bounds relax).
+#   Tests get SKIP_RETURN_CODE 77 and BLAKE2SIMD_TEST_EMULATED=1.
 #   Without qemu-x86_64 (or on a non-x86-64 host) the function registers nothing.
 #
 # b2_add_qemu_kernel_tests(NAME_PREFIX TARGET [arg ...])

@@ -171,10 +171,9 @@ Bytes keyed_chaining_value(const Bytes& key, size_t out_len) {
     o.key_len = key.size();
     o.out_len = out_len;
     const rfc7693::State state = rfc7693::keyed_state(o);
-    Bytes h(64);
-    for (size_t i = 0; i < 64; ++i) {
-        h[i] = static_cast<uint8_t>(state.h[i / 8] >> (8 * (i % 8)));
-    }
+    // As the module holds it: eight words in this CPU's byte order (big-endian on s390x).
+    Bytes h(sizeof state.h);
+    std::memcpy(h.data(), state.h, sizeof state.h);
     return h;
 }
 

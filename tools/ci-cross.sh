@@ -1,0 +1,162 @@
+#!/bin/bash
+# CI job: arm64 and s390x (64-bit big-endian). Cross-built with Debian 12's cross toolchains
+# (crossbuild-essential-<arch>) against multiarch libssl-dev:<arch>; the EVP known answers,
+# semantics, differential, kernel and hardening tests run under qemu-user, and that
+# architecture's own `openssl` CLI (openssl:<arch>, unpacked, under qemu) loads the module for
+# `openssl dgst` / `openssl mac` (tests cli_smoke and blake2bp.cli).
+#
+# Why a Debian 12 root: libssl-dev:<arch> must be exactly the host's libssl-dev version, and a
+# long-lived host rarely has exactly the archive's; a root made from the archive always does.
+# The root is made once (debootstrap) and kept in /var/cache/blake2simd-ci/cross/, with the
+# build trees, so a warm run only rebuilds what changed. The source is bind-mounted read-only.
+#
+# usage: tools/ci-cross.sh [ARCH ...]      (default: arm64 s390x; root; Debian 12 host)
+# Environment: B2_CI_CACHE (default /var/cache/blake2simd-ci), B2_CROSS_MIRROR (default: the
+# host's Debian mirror). Prints one summary line with the duration; exits non-zero on failure.
+# SPDX-License-Identifier: Apache-2.0
+set -euo pipefail
+SECONDS=0
+source_dir=$(cd "$(dirname "$0")/.." && pwd)
+cache=${B2_CI_CACHE:-/var/cache/blake2simd-ci}/cross
+root=$cache/bookworm
+archs=${*:-arm64 s390x}
+mirror=${B2_CROSS_MIRROR:-$(awk '/^URIs:/{print $2; exit}' /etc/apt/sources.list.d/debian.sources \
+    2>/dev/null || true)}
+mirror=${mirror:-http://deb.debian.org/debian}
+
+triplet_of() { case $1 in arm64) echo aarch64-linux-gnu ;; s390x) echo s390x-linux-gnu ;;
+    *) echo "ci-cross: unknown architecture $1" >&2; return 1 ;; esac; }
+qemu_of() { case $1 in arm64) echo aarch64 ;; *) echo "$1" ;; esac; }
+
+packages="cmake make python3 qemu-user binutils ccache"
+for arch in $archs; do
+    triplet_of "$arch" >/dev/null
+    packages="$packages crossbuild-essential-$arch libssl-dev:$arch libstdc++6:$arch"
+done
+# The root is re-provisioned when what it must hold changes.
+stamp=$root/.b2-provisioned-$(echo "$packages" | md5sum | cut -c1-12)
+
+mkdir -p "$cache"
+exec 9>"$cache/lock"
+flock 9
+
+mounts="proc dev src shared"
+unmount_all() {
+    for m in $mounts; do
+        mountpoint -q "$root/$m" && umount -R "$root/$m"
+    done
+    return 0
+}
+trap unmount_all EXIT
+
+in_root() {
+    chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb DEBIAN_FRONTEND=noninteractive \
+        PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
+}
+
+make_root() {
+    if [ ! -f "$root/.b2-debootstrapped" ]; then
+        command -v debootstrap >/dev/null || {
+            apt-get update -q && apt-get install -y -q --no-install-recommends debootstrap
+        }
+        unmount_all
+        rm -rf --one-file-system "$root"
+        echo "ci-cross: making a Debian 12 root in $root (log: $cache/debootstrap.log)"
+        debootstrap --variant=minbase bookworm "$root" "$mirror" >"$cache/debootstrap.log" 2>&1
+        touch "$root/.b2-debootstrapped"
+    fi
+    [ -f "$stamp" ] && return 0
+    echo "ci-cross: installing into the root:$packages (log: $cache/provision.log)"
+    cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+    {
+        for arch in $archs; do
+            in_root dpkg --add-architecture "$arch"
+        done
+        in_root apt-get update -q
+        # shellcheck disable=SC2086
+        in_root apt-get install -y -q --no-install-recommends $packages
+        for arch in $archs; do
+            # openssl:<arch> is Multi-Arch: foreign (installing it would remove the root's own
+            # openssl), so it is unpacked beside, and run under qemu on the multiarch libraries.
+            in_root sh -c "set -e; rm -rf /opt/openssl-$arch; mkdir -p /opt/openssl-$arch;
+                cd /opt/openssl-$arch; apt-get download -q openssl:$arch;
+                dpkg-deb -x openssl_*_$arch.deb .; rm openssl_*_$arch.deb"
+        done
+    } >"$cache/provision.log" 2>&1 || { tail -n 30 "$cache/provision.log"; return 1; }
+    rm -f "$root"/.b2-provisioned-*
+    touch "$stamp"
+}
+
+mount_all() {
+    mkdir -p "$root/proc" "$root/dev" "$root/src" "$root/shared"
+    mount -t proc proc "$root/proc"
+    mount --rbind /dev "$root/dev"
+    mount --bind "$source_dir" "$root/src"
+    mount -o remount,ro,bind "$root/src"
+    # The official vectors, where the source tree has them beside it (../shared).
+    if [ -d "$source_dir/../shared" ]; then
+        mount --bind "$source_dir/../shared" "$root/shared"
+        mount -o remount,ro,bind "$root/shared"
+    fi
+}
+
+# Every test that runs a program built here, under qemu; left out: "system" (install layout,
+# Debian package, the root's own amd64 openssl), "slow" (> 4 GiB through an emulator) and the
+# 1000 module loads and unloads (two minutes under qemu; OpenSSL's core, not the CPU, is tested).
+cross_build_and_test() {
+    local arch=$1 triplet qemu build log
+    triplet=$(triplet_of "$arch")
+    qemu=qemu-$(qemu_of "$arch")
+    build=/build/$arch
+    log=$cache/$arch.log
+    # `openssl` in PATH is this architecture's own CLI under qemu (cli_smoke, blake2bp.cli).
+    in_root sh -c "mkdir -p /opt/openssl-$arch/wrapper && printf '%s\n' '#!/bin/sh' \
+        'exec $qemu /opt/openssl-$arch/usr/bin/openssl \"\$@\"' >/opt/openssl-$arch/wrapper/openssl
+        chmod +x /opt/openssl-$arch/wrapper/openssl"
+    local start=$SECONDS
+    # A fresh clone is all new to make; ccache (by content) makes its rebuild cheap.
+    if ! in_root sh -c "set -e
+        export CCACHE_DIR=/build/ccache CCACHE_BASEDIR=/src CCACHE_NOHASHDIR=1
+        cmake -S /src -B $build -DCMAKE_TOOLCHAIN_FILE=/src/cmake/toolchain-$arch.cmake \
+            -DCMAKE_BUILD_TYPE=RelWithDebInfo -DB2_WERROR=ON \
+            -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
+        cmake --build $build -j2
+        PATH=/opt/openssl-$arch/wrapper:\$PATH ctest --test-dir $build -j2 \
+            --output-on-failure -LE '^(system|slow)\$' -E '^hardening\.load_unload_1000\$'
+        echo '--- facts:'
+        $qemu $build/tests/test_kat | tail -n 1
+        $qemu $build/tests/test_blake2bp | tail -n 1
+        $qemu $build/tests/kernels_info | sed 's/^/kernels_info: /'" >"$log" 2>&1; then
+        tail -n 60 "$log"
+        echo "ci-cross: $arch FAILED after $((SECONDS - start)) s (log: $log)"
+        return 1
+    fi
+    local tests
+    tests=$(grep -E '^[0-9]+% tests passed' "$log" || true)
+    echo "ci-cross: $arch: $tests ($((SECONDS - start)) s; log: $log)"
+    # The figures worth reading: the known answers and what the module says it is.
+    sed -n '/^--- facts:/,$p' "$log" | sed -n "2,\$s/^/  $arch: /p"
+    in_root /opt/openssl-$arch/wrapper/openssl list -providers -verbose -provider-path \
+        "$build/ossl-modules" -provider blake2simd | sed -n "s/^ *build info: /  $arch buildinfo: /p"
+    local digest
+    digest=$(in_root sh -c "printf abc | /opt/openssl-$arch/wrapper/openssl dgst -provider-path \
+        $build/ossl-modules -provider blake2simd -propquery provider=blake2simd -blake2b512")
+    echo "  $arch openssl dgst: $digest"
+    # RFC 7693, appendix A: BLAKE2b-512("abc").
+    case $digest in *ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d17d87c5392aab792dc252d5de4533cc9518d38aa8dbf1925ab92386edd4009923*) ;;
+    *) echo "ci-cross: $arch: openssl dgst gave the wrong BLAKE2b-512 of abc"; return 1 ;; esac
+}
+
+make_root
+mount_all
+in_root sh -c 'dpkg-query -W -f="\${Package}:\${Architecture} \${Version}\n" libssl-dev libssl3' |
+    sed 's/^/ci-cross: /'
+failed=""
+for arch in $archs; do
+    cross_build_and_test "$arch" || failed="$failed $arch"
+done
+if [ -n "$failed" ]; then
+    echo "ci-cross: FAILED:$failed ($SECONDS s)"
+    exit 1
+fi
+echo "ci-cross: OK: $archs cross-built, tests passed under qemu-user ($SECONDS s)"
