@@ -1,5 +1,5 @@
 #!/bin/sh
-# One-command setup for Debian 12: install what is missing, build, then either hash a file
+# One-command setup for Debian 12 and 13: install what is missing, build, then either hash a file
 # through `openssl dgst` with this provider (demo) or run the whole test suite (test).
 # usage: tools/quickstart.sh demo [FILE] | test
 # SPDX-License-Identifier: Apache-2.0
@@ -7,7 +7,8 @@ set -eu
 cd "$(dirname "$0")/.."
 
 BUILD_PACKAGES="g++ make cmake pkg-config libssl-dev openssl python3"
-TEST_PACKAGES="qemu-user valgrind clang libclang-rt-14-dev clang-format dpkg-dev file"
+# Versionless names (Debian's default clang: 14 on Debian 12, 19 on 13), so one list serves both.
+TEST_PACKAGES="qemu-user valgrind clang libclang-rt-dev clang-format dpkg-dev file"
 
 install_missing() {
     missing=""
