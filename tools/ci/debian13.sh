@@ -8,6 +8,7 @@
 # The root is made once by debootstrap; each run starts from a pristine copy of it, so the quick
 # start installs its own packages. Downloaded .debs and compiler output are cached beside it.
 # SPDX-License-Identifier: Apache-2.0
+# shellcheck disable=SC2016 # commands in single quotes run in the root
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${B2_CI_CACHE:-/var/cache/blake2simd-ci}/debian-13
