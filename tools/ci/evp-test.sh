@@ -80,4 +80,5 @@ evp_test default.cnf "$work/composites-unforced.txt" ||
 echo "evp-test: composites over BLAKE2b, default alone: $(completed "$work/out")"
 evp_test default.cnf "$composites" && fail "stanzas forcing blake2simd passed without it loaded"
 evp_test default-and-blake2simd.cnf "$composites" || fail "our composite stanzas with blake2simd"
-echo "evp-test: composites over BLAKE2b, default + blake2simd (digest forced to blake2simd): $(completed "$work/out")"
+echo "evp-test: composites over BLAKE2b, default + blake2simd preferred ($(grep -c provider=blake2simd "$composites")" \
+    "of them forcing blake2simd for the digest): $(completed "$work/out")"
