@@ -3,9 +3,9 @@
 #include "blake2b_engine.hpp"
 #include "baseline_guard.hpp"
 
-#include <openssl/crypto.h>
-
 #include <cstring>
+
+#include "cleanse.hpp"
 
 namespace blake2simd {
 namespace {
@@ -132,7 +132,7 @@ void Blake2bEngine::finish(uint8_t* out) noexcept {
         uint8_t last_word[8];
         store64_le(last_word, m_state.h[whole_words]);
         std::memcpy(out + 8 * whole_words, last_word, m_digest_length % 8);
-        OPENSSL_cleanse(last_word, sizeof last_word);
+        cleanse(last_word, sizeof last_word);
     }
 }
 

@@ -3,11 +3,10 @@
 #include "blake2bp_engine.hpp"
 #include "baseline_guard.hpp"
 
-#include <openssl/crypto.h>
-
 #include <cstring>
 
 #include "blake2b_engine.hpp"
+#include "cleanse.hpp"
 
 namespace blake2simd {
 namespace {
@@ -68,7 +67,7 @@ void Blake2bpEngine::start(CompressFn compress, Compress4Fn compress4, const uin
         std::memcpy(key_block, key, key_length);
         const uint8_t* const blocks[kLanes] = {key_block, key_block, key_block, key_block};
         m_compress4(m_leaves, blocks, 1, 0, kBlockBytes);
-        OPENSSL_cleanse(key_block, sizeof key_block);
+        cleanse(key_block, sizeof key_block);
     }
 }
 
@@ -117,7 +116,7 @@ void Blake2bpEngine::finish_empty_leaf(size_t leaf) noexcept {
     std::memcpy(block, m_key, m_key_length);
     mark_final(state, leaf == kLastLeaf);
     m_compress(&state, block, 1, m_key_length > 0 ? kBlockBytes : 0);
-    OPENSSL_cleanse(block, sizeof block);
+    cleanse(block, sizeof block);
 }
 
 void Blake2bpEngine::finish_leaf(size_t leaf, uint8_t digest[kBlake2bpDigestBytes]) noexcept {
@@ -137,7 +136,7 @@ void Blake2bpEngine::finish_leaf(size_t leaf, uint8_t digest[kBlake2bpDigestByte
         std::memcpy(block, m_pending + offset, tail);
         mark_final(state, leaf == kLastLeaf);
         m_compress(&state, block, 1, tail);
-        OPENSSL_cleanse(block, sizeof block);
+        cleanse(block, sizeof block);
     }
     store_chaining_value(state, digest);
 }
@@ -156,9 +155,9 @@ void Blake2bpEngine::finish(uint8_t* out) noexcept {
     m_compress(&root, leaf_digests + kBlockBytes, 1, kBlockBytes);
     store_chaining_value(root, out);
 
-    OPENSSL_cleanse(leaf_digests, sizeof leaf_digests);
-    OPENSSL_cleanse(&root, sizeof root);
-    OPENSSL_cleanse(m_pending, sizeof m_pending);
+    cleanse(leaf_digests, sizeof leaf_digests);
+    cleanse(&root, sizeof root);
+    cleanse(m_pending, sizeof m_pending);
     m_pending_length = 0;
 }
 

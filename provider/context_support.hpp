@@ -3,13 +3,13 @@
 #pragma once
 
 #include <openssl/core.h>
-#include <openssl/crypto.h>
 
 #include <cstddef>
 #include <cstring>
 #include <new>
 #include <type_traits>
 
+#include "cleanse.hpp"
 #include "errors.hpp"
 #include "provider_context.hpp"
 
@@ -67,7 +67,7 @@ int write_output(Context* ctx, unsigned char* out, size_t* outl, size_t outsize)
                         [ctx](unsigned char* output) noexcept { ctx->engine.finish(output); });
 }
 
-// Contexts live in OpenSSL's allocator (so CRYPTO_set_mem_functions sees them) and are
+// Contexts live in the core's allocator (so CRYPTO_set_mem_functions sees them) and are
 // cleansed when freed: they hold keys and chaining values.
 template <class Context>
 Context* new_context(void* provctx) noexcept {
@@ -75,9 +75,10 @@ Context* new_context(void* provctx) noexcept {
     auto* provider = static_cast<ProviderContext*>(provctx);
     const KernelInfo* kernel = provider->kernel_choice().kernel;
     if (kernel == nullptr) {
+        B2_RAISE(provider, Reason::no_kernel_available);
         return nullptr;
     }
-    void* memory = OPENSSL_malloc(sizeof(Context));
+    void* memory = provider->memory.allocate(sizeof(Context), __FILE__, __LINE__);
     if (memory == nullptr) {
         B2_RAISE(provider, Reason::allocation_failed);
         return nullptr;
@@ -91,7 +92,7 @@ Context* new_context(void* provctx) noexcept {
 
 template <class Context>
 Context* duplicate_context(const Context* ctx) noexcept {
-    void* memory = OPENSSL_malloc(sizeof(Context));
+    void* memory = ctx->provider->memory.allocate(sizeof(Context), __FILE__, __LINE__);
     if (memory == nullptr) {
         B2_RAISE(ctx->provider, Reason::allocation_failed);
         return nullptr;
@@ -99,24 +100,14 @@ Context* duplicate_context(const Context* ctx) noexcept {
     return new (memory) Context(*ctx);
 }
 
-// Clears key material with a store the compiler may not drop. Contexts are freed at every
-// EVP_DigestInit_ex2 on OpenSSL 3.0 and MACs re-key per message: glibc's explicit_bzero is a
-// vectorized memset, where OPENSSL_cleanse clears 8 bytes a step.
-inline void cleanse(void* memory, size_t size) noexcept {
-#if defined(__GLIBC__)
-    explicit_bzero(memory, size);
-#else
-    OPENSSL_cleanse(memory, size);
-#endif
-}
-
 template <class Context>
-void free_context(void* ctx) noexcept {
-    if (ctx == nullptr) {
+void free_context(void* vctx) noexcept {
+    if (vctx == nullptr) {
         return;
     }
-    cleanse(ctx, sizeof(Context));
-    OPENSSL_free(ctx);
+    OSSL_FUNC_CRYPTO_free_fn* release = static_cast<Context*>(vctx)->provider->memory.release;
+    cleanse(vctx, sizeof(Context));
+    release(vctx, __FILE__, __LINE__);
 }
 
 }  // namespace blake2simd

@@ -87,7 +87,8 @@ const OSSL_PARAM* digest_settable_ctx_params(void*, void*) noexcept {
 
 int digest_get_ctx_params(void* vctx, OSSL_PARAM params[]) noexcept {
     const auto* ctx = static_cast<const DigestContext*>(vctx);
-    return get_common_ctx_params(params, ctx->output_size(), ctx->lanes4.name) ? 1 : 0;
+    return get_common_ctx_params(ctx->provider, params, ctx->output_size(), ctx->lanes4.name) ? 1
+                                                                                              : 0;
 }
 
 const OSSL_PARAM* digest_gettable_ctx_params(void*, void*) noexcept {

@@ -7,29 +7,35 @@
 #include <openssl/params.h>
 
 #include "blake2b_engine.hpp"
+#include "errors.hpp"
 #include "names.hpp"
+#include "ossl_param.hpp"
+#include "params.hpp"
 
 namespace blake2simd {
 
-bool get_digest_params(OSSL_PARAM params[], size_t digest_size) noexcept {
-    OSSL_PARAM* p = nullptr;
-    if ((p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_BLOCK_SIZE)) != nullptr &&
-        !OSSL_PARAM_set_size_t(p, kBlockBytes)) {
-        return false;
-    }
-    if ((p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_SIZE)) != nullptr &&
-        !OSSL_PARAM_set_size_t(p, digest_size)) {
-        return false;
-    }
-    if ((p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_XOF)) != nullptr &&
-        !OSSL_PARAM_set_int(p, 0)) {
-        return false;
-    }
-    if ((p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_ALGID_ABSENT)) != nullptr &&
-        !OSSL_PARAM_set_int(p, 0)) {
+namespace {
+
+// Digests' get_params has no provider context: a failure is raised through any of ours.
+template <class Value>
+bool fill(OSSL_PARAM params[], const char* key, Value value,
+          param::Status (*set)(OSSL_PARAM*, Value) noexcept) noexcept {
+    OSSL_PARAM* p = param::locate(params, key);
+    const param::Status status = p != nullptr ? set(p, value) : param::Status::ok;
+    if (status != param::Status::ok) {
+        B2_RAISE_WITHOUT_CONTEXT(setter_failure(status));
         return false;
     }
     return true;
+}
+
+}  // namespace
+
+bool get_digest_params(OSSL_PARAM params[], size_t digest_size) noexcept {
+    return fill(params, OSSL_DIGEST_PARAM_BLOCK_SIZE, kBlockBytes, param::set_size_t) &&
+           fill(params, OSSL_DIGEST_PARAM_SIZE, digest_size, param::set_size_t) &&
+           fill(params, OSSL_DIGEST_PARAM_XOF, 0, param::set_int) &&
+           fill(params, OSSL_DIGEST_PARAM_ALGID_ABSENT, 0, param::set_int);
 }
 
 const OSSL_PARAM kDigestGettableParams[] = {

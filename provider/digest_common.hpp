@@ -8,7 +8,8 @@
 
 namespace blake2simd {
 
-// Fills block size, `digest_size`, and the XOF and algorithm-id flags both digests share.
+// Fills block size, `digest_size`, and the XOF and algorithm-id flags both digests share; a
+// param that cannot take its value fails the call, with a reason raised.
 bool get_digest_params(OSSL_PARAM params[], size_t digest_size) noexcept;
 
 extern const OSSL_PARAM kDigestGettableParams[];

@@ -3,7 +3,10 @@
 #include "errors.hpp"
 #include "baseline_guard.hpp"
 
+#include <pthread.h>
+
 #include <cstdarg>
+#include <cstddef>
 
 #include "provider_context.hpp"
 
@@ -29,6 +32,7 @@ const OSSL_ITEM kReasonStrings[] = {
     B2_REASON(blake2bp_output_size, "invalid output size (BLAKE2bp is 64 bytes only)"),
     B2_REASON(blake2bp_salt, "salt is not supported by BLAKE2bp"),
     B2_REASON(blake2bp_custom, "custom (personalization) is not supported by BLAKE2bp"),
+    B2_REASON(no_kernel_available, "no BLAKE2b kernel passed its self-test"),
     {0, nullptr},
 };
 
@@ -42,6 +46,13 @@ void set_error(const ProviderContext* provider, unsigned int reason, const char*
     provider->core_vset_error(provider->handle, reason, format, args);
     va_end(args);
 }
+
+// One slot per live instance (one per library context that loads us; a handful at most). The
+// lock is held only to enrol, withdraw, or raise one error, so teardown cannot free the
+// reporter an error is being raised through.
+constexpr size_t kMaxReporters = 16;
+pthread_mutex_t g_reporters_lock = PTHREAD_MUTEX_INITIALIZER;
+const ProviderContext* g_reporters[kMaxReporters];
 
 }  // namespace
 
@@ -58,6 +69,39 @@ void raise_error(const ProviderContext* provider, Reason reason, const char* fil
     provider->core_new_error(provider->handle);
     provider->core_set_error_debug(provider->handle, file, line, function);
     set_error(provider, static_cast<unsigned int>(reason), nullptr);
+}
+
+void enrol_error_reporter(const ProviderContext* provider) noexcept {
+    pthread_mutex_lock(&g_reporters_lock);
+    for (const ProviderContext*& slot : g_reporters) {
+        if (slot == nullptr) {
+            slot = provider;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&g_reporters_lock);
+}
+
+void withdraw_error_reporter(const ProviderContext* provider) noexcept {
+    pthread_mutex_lock(&g_reporters_lock);
+    for (const ProviderContext*& slot : g_reporters) {
+        if (slot == provider) {
+            slot = nullptr;
+        }
+    }
+    pthread_mutex_unlock(&g_reporters_lock);
+}
+
+void raise_error_without_context(Reason reason, const char* file, int line,
+                                 const char* function) noexcept {
+    pthread_mutex_lock(&g_reporters_lock);
+    for (const ProviderContext* slot : g_reporters) {
+        if (slot != nullptr) {
+            raise_error(slot, reason, file, line, function);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&g_reporters_lock);
 }
 
 }  // namespace blake2simd

@@ -24,6 +24,7 @@ enum class Reason : int {
     blake2bp_output_size,
     blake2bp_salt,
     blake2bp_custom,
+    no_kernel_available,
 };
 
 // The table handed to libcrypto through OSSL_FUNC_PROVIDER_GET_REASON_STRINGS.
@@ -33,7 +34,17 @@ const OSSL_ITEM* reason_strings() noexcept;
 void raise_error(const ProviderContext* provider, Reason reason, const char* file, int line,
                  const char* function) noexcept;
 
+// For callbacks OpenSSL calls without a provider context (a digest's get_params): the error is
+// raised through any live instance of ours, which all name the same reasons. Instances enrol
+// at init and leave at teardown.
+void enrol_error_reporter(const ProviderContext* provider) noexcept;
+void withdraw_error_reporter(const ProviderContext* provider) noexcept;
+void raise_error_without_context(Reason reason, const char* file, int line,
+                                 const char* function) noexcept;
+
 }  // namespace blake2simd
 
 #define B2_RAISE(provider, reason) \
     ::blake2simd::raise_error((provider), (reason), __FILE__, __LINE__, __func__)
+#define B2_RAISE_WITHOUT_CONTEXT(reason) \
+    ::blake2simd::raise_error_without_context((reason), __FILE__, __LINE__, __func__)

@@ -1,7 +1,6 @@
 // OSSL_OP_MAC implementation of BLAKE2BMAC: keyed BLAKE2b on the shared streaming engine.
 // SPDX-License-Identifier: Apache-2.0
 #include <openssl/core_dispatch.h>
-#include <openssl/crypto.h>
 
 #include "algorithms.hpp"
 #include "baseline_guard.hpp"
@@ -177,7 +176,7 @@ const OSSL_PARAM* mac_settable_ctx_params(void*, void*) noexcept {
 
 int mac_get_ctx_params(void* vctx, OSSL_PARAM params[]) noexcept {
     const auto* ctx = static_cast<const MacContext*>(vctx);
-    return get_mac_ctx_params(params, ctx->output_size(), ctx->kernel->name) ? 1 : 0;
+    return get_mac_ctx_params(ctx->provider, params, ctx->output_size(), ctx->kernel->name) ? 1 : 0;
 }
 
 const OSSL_PARAM* mac_gettable_ctx_params(void*, void*) noexcept {

@@ -93,7 +93,7 @@ const OSSL_PARAM* mac_settable_ctx_params(void*, void*) noexcept {
 
 int mac_get_ctx_params(void* vctx, OSSL_PARAM params[]) noexcept {
     const auto* ctx = static_cast<const MacContext*>(vctx);
-    return get_mac_ctx_params(params, ctx->output_size(), ctx->lanes4.name) ? 1 : 0;
+    return get_mac_ctx_params(ctx->provider, params, ctx->output_size(), ctx->lanes4.name) ? 1 : 0;
 }
 
 const OSSL_PARAM* mac_gettable_ctx_params(void*, void*) noexcept {

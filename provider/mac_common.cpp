@@ -36,8 +36,9 @@ bool require_key(const ProviderContext* provider, const MacKey& key) noexcept {
     return true;
 }
 
-bool get_mac_ctx_params(OSSL_PARAM params[], size_t output_size, const char* kernel_name) noexcept {
-    return get_common_ctx_params(params, output_size, kernel_name, kBlockBytes);
+bool get_mac_ctx_params(const ProviderContext* provider, OSSL_PARAM params[], size_t output_size,
+                        const char* kernel_name) noexcept {
+    return get_common_ctx_params(provider, params, output_size, kernel_name, kBlockBytes);
 }
 
 const OSSL_PARAM kMacSettableCtxParams[] = {

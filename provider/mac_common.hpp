@@ -30,8 +30,9 @@ void store_key(MacKey& key, const KeyArgument& given) noexcept;
 // Init needs a key, given now or at an earlier init or set_ctx_params.
 bool require_key(const ProviderContext* provider, const MacKey& key) noexcept;
 
-// Fills block size, `output_size` and the serving kernel's name.
-bool get_mac_ctx_params(OSSL_PARAM params[], size_t output_size, const char* kernel_name) noexcept;
+// Fills block size, `output_size` and the serving kernel's name; a failure is raised.
+bool get_mac_ctx_params(const ProviderContext* provider, OSSL_PARAM params[], size_t output_size,
+                        const char* kernel_name) noexcept;
 
 // Both MACs list salt and custom: BLAKE2b applies them, and BLAKE2bp's callers reach its
 // refusal (with its reason) instead of a generic "unknown parameter".

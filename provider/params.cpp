@@ -4,35 +4,31 @@
 #include "baseline_guard.hpp"
 
 #include <openssl/core_names.h>
-#include <openssl/params.h>
 
 #include <cstring>
 
 #include "names.hpp"
+#include "ossl_param.hpp"
 
 namespace blake2simd {
 namespace {
 
-// A param whose data pointer is NULL but claims bytes is malformed: refused, never read
-// (OpenSSL 3.0's OSSL_PARAM getters would dereference it).
-bool is_readable(const OSSL_PARAM* p) noexcept {
-    return p->data != nullptr || p->data_size == 0;
-}
-
 // Salt and personalization shorter than their field are zero-padded, as in OpenSSL.
 bool parse_padded_field(const OSSL_PARAM* p, uint8_t* field, size_t field_size, Reason too_long,
                         Reason& failure) noexcept {
-    if (p->data_type != OSSL_PARAM_OCTET_STRING || !is_readable(p)) {
+    const uint8_t* bytes = nullptr;
+    size_t size = 0;
+    if (param::get_octet_string_view(p, bytes, size) != param::Status::ok) {
         failure = Reason::wrong_param_type;
         return false;
     }
-    if (p->data_size > field_size) {
+    if (size > field_size) {
         failure = too_long;
         return false;
     }
     std::memset(field, 0, field_size);
-    if (p->data_size > 0) {
-        std::memcpy(field, p->data, p->data_size);
+    if (size > 0) {
+        std::memcpy(field, bytes, size);
     }
     return true;
 }
@@ -63,12 +59,12 @@ bool is_valid_key_length(size_t length) noexcept {
 
 bool parse_size_param(const OSSL_PARAM* p, size_t min, size_t max, Reason out_of_range,
                       size_t& size, Reason& failure) noexcept {
-    if ((p->data_type != OSSL_PARAM_INTEGER && p->data_type != OSSL_PARAM_UNSIGNED_INTEGER) ||
-        p->data == nullptr) {
+    const param::Status status = param::get_size_t(p, size);
+    if (status == param::Status::wrong_type) {
         failure = Reason::wrong_param_type;
         return false;
     }
-    if (!OSSL_PARAM_get_size_t(p, &size) || size < min || size > max) {
+    if (status != param::Status::ok || size < min || size > max) {
         failure = out_of_range;
         return false;
     }
@@ -76,16 +72,18 @@ bool parse_size_param(const OSSL_PARAM* p, size_t min, size_t max, Reason out_of
 }
 
 bool parse_key_param(const OSSL_PARAM* p, KeyArgument& key, Reason& failure) noexcept {
-    if (p->data_type != OSSL_PARAM_OCTET_STRING || !is_readable(p)) {
+    const uint8_t* bytes = nullptr;
+    size_t size = 0;
+    if (param::get_octet_string_view(p, bytes, size) != param::Status::ok) {
         failure = Reason::wrong_param_type;
         return false;
     }
-    if (!is_valid_key_length(p->data_size)) {
+    if (!is_valid_key_length(size)) {
         failure = Reason::invalid_key_length;
         return false;
     }
-    key.bytes = static_cast<const uint8_t*>(p->data);
-    key.length = p->data_size;
+    key.bytes = bytes;
+    key.length = size;
     return true;
 }
 
@@ -97,7 +95,7 @@ bool parse_params(const OSSL_PARAM params[], const Blake2bSettings& current, Key
         return true;
     }
     const OSSL_PARAM* p = nullptr;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_SIZE)) != nullptr) {
+    if ((p = param::locate(params, OSSL_MAC_PARAM_SIZE)) != nullptr) {
         size_t size = 0;
         if (!parse_size_param(p, 1, kMaxDigestBytes, Reason::invalid_output_size, size, failure)) {
             return false;
@@ -105,14 +103,14 @@ bool parse_params(const OSSL_PARAM params[], const Blake2bSettings& current, Key
         parsed.settings.output_size = static_cast<uint8_t>(size);
         parsed.settings_changed = true;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_SALT)) != nullptr) {
+    if ((p = param::locate(params, OSSL_MAC_PARAM_SALT)) != nullptr) {
         if (!parse_padded_field(p, parsed.settings.salt, kSaltBytes, Reason::invalid_salt_length,
                                 failure)) {
             return false;
         }
         parsed.settings_changed = true;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_CUSTOM)) != nullptr) {
+    if ((p = param::locate(params, OSSL_MAC_PARAM_CUSTOM)) != nullptr) {
         if (!parse_padded_field(p, parsed.settings.personal, kPersonalBytes,
                                 Reason::invalid_custom_length, failure)) {
             return false;
@@ -120,16 +118,21 @@ bool parse_params(const OSSL_PARAM params[], const Blake2bSettings& current, Key
         parsed.settings_changed = true;
     }
     if (key_policy == KeyPolicy::accept &&
-        (p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_KEY)) != nullptr) {
+        (p = param::locate(params, OSSL_MAC_PARAM_KEY)) != nullptr) {
         return parse_key_param(p, parsed.key, failure);
     }
     return true;
 }
 
+Reason setter_failure(param::Status status) noexcept {
+    return status == param::Status::wrong_type ? Reason::wrong_param_type
+                                               : Reason::output_buffer_too_small;
+}
+
 // One pass over the array, where a locate per name would scan it once per name: EVP_MAC_final
-// asks for "size" at every message. Like OSSL_PARAM_locate, fills the first param of a name.
-bool get_common_ctx_params(OSSL_PARAM params[], size_t output_size, const char* kernel_name,
-                           size_t block_size) noexcept {
+// asks for "size" at every message. Like param::locate, fills the first param of a name.
+bool get_common_ctx_params(const ProviderContext* provider, OSSL_PARAM params[], size_t output_size,
+                           const char* kernel_name, size_t block_size) noexcept {
     if (params == nullptr) {
         return true;
     }
@@ -137,22 +140,20 @@ bool get_common_ctx_params(OSSL_PARAM params[], size_t output_size, const char* 
     bool kernel_done = false;
     bool block_size_done = block_size == 0;
     for (OSSL_PARAM* p = params; p->key != nullptr; ++p) {
+        param::Status status = param::Status::ok;
         if (!size_done && is_named(p->key, OSSL_MAC_PARAM_SIZE)) {
             size_done = true;
-            if (!OSSL_PARAM_set_size_t(p, output_size)) {
-                return false;
-            }
+            status = param::set_size_t(p, output_size);
         } else if (!kernel_done && is_named(p->key, names::kParamKernel)) {
             kernel_done = true;
-            if (!OSSL_PARAM_set_utf8_ptr(p, kernel_name) &&
-                !OSSL_PARAM_set_utf8_string(p, kernel_name)) {
-                return false;
-            }
+            status = param::set_utf8(p, kernel_name);
         } else if (!block_size_done && is_named(p->key, OSSL_MAC_PARAM_BLOCK_SIZE)) {
             block_size_done = true;
-            if (!OSSL_PARAM_set_size_t(p, block_size)) {
-                return false;
-            }
+            status = param::set_size_t(p, block_size);
+        }
+        if (status != param::Status::ok) {
+            B2_RAISE(provider, setter_failure(status));
+            return false;
         }
     }
     return true;

@@ -9,6 +9,7 @@
 
 #include "blake2b_engine.hpp"
 #include "errors.hpp"
+#include "ossl_param.hpp"
 
 namespace blake2simd {
 
@@ -50,9 +51,14 @@ bool parse_size_param(const OSSL_PARAM* p, size_t min, size_t max, Reason out_of
 // The "key" param: an octet string of a valid key length, referenced (not copied) by `key`.
 bool parse_key_param(const OSSL_PARAM* p, KeyArgument& key, Reason& failure) noexcept;
 
+// The reason a param setter's failure is reported with: the caller's param has the wrong type,
+// or cannot hold the value.
+Reason setter_failure(param::Status status) noexcept;
+
 // Fills the gettable parameters common to digest and MAC contexts, and "block-size" when
-// `block_size` is not 0 (MAC contexts report it; digests report it as a fixed param).
-bool get_common_ctx_params(OSSL_PARAM params[], size_t output_size, const char* kernel_name,
-                           size_t block_size = 0) noexcept;
+// `block_size` is not 0 (MAC contexts report it; digests report it as a fixed param). A param
+// that cannot take its value fails the call, with the reason raised through `provider`.
+bool get_common_ctx_params(const ProviderContext* provider, OSSL_PARAM params[], size_t output_size,
+                           const char* kernel_name, size_t block_size = 0) noexcept;
 
 }  // namespace blake2simd

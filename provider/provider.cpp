@@ -14,6 +14,8 @@
 #include "dispatch.hpp"
 #include "errors.hpp"
 #include "names.hpp"
+#include "ossl_param.hpp"
+#include "params.hpp"
 #include "provider_context.hpp"
 
 #ifndef B2_VERSION
@@ -68,8 +70,10 @@ const OSSL_ALGORITHM kMacs[] = {
 
 void provider_teardown(void* provctx) noexcept {
     auto* provider = static_cast<ProviderContext*>(provctx);
+    OSSL_FUNC_CRYPTO_free_fn* release = provider->memory.release;
+    withdraw_error_reporter(provider);
     provider->~ProviderContext();
-    OPENSSL_free(provider);
+    release(provider, __FILE__, __LINE__);
 }
 
 const OSSL_PARAM* provider_gettable_params(void*) noexcept {
@@ -84,23 +88,34 @@ const OSSL_PARAM* provider_gettable_params(void*) noexcept {
     return kGettable;
 }
 
-bool set_string_param(OSSL_PARAM params[], const char* key, const char* value) noexcept {
-    OSSL_PARAM* p = OSSL_PARAM_locate(params, key);
-    return p == nullptr || OSSL_PARAM_set_utf8_ptr(p, value) ||
-           OSSL_PARAM_set_utf8_string(p, value);
+// A param that cannot take its value fails the call, with its reason raised.
+bool set_param(const ProviderContext* provider, param::Status status) noexcept {
+    if (status != param::Status::ok) {
+        B2_RAISE(provider, setter_failure(status));
+        return false;
+    }
+    return true;
+}
+
+bool set_string_param(const ProviderContext* provider, OSSL_PARAM params[], const char* key,
+                      const char* value) noexcept {
+    OSSL_PARAM* p = param::locate(params, key);
+    return p == nullptr || set_param(provider, param::set_utf8(p, value));
 }
 
 int provider_get_params(void* provctx, OSSL_PARAM params[]) noexcept {
-    const KernelChoice& choice = static_cast<ProviderContext*>(provctx)->kernel_choice();
+    auto* provider = static_cast<ProviderContext*>(provctx);
+    const KernelChoice& choice = provider->kernel_choice();
     const bool running = choice.kernel != nullptr;
-    OSSL_PARAM* p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS);
-    if (p != nullptr && !OSSL_PARAM_set_int(p, running ? 1 : 0)) {
+    OSSL_PARAM* p = param::locate(params, OSSL_PROV_PARAM_STATUS);
+    if (p != nullptr && !set_param(provider, param::set_int(p, running ? 1 : 0))) {
         return 0;
     }
-    return set_string_param(params, OSSL_PROV_PARAM_NAME, names::kProviderName) &&
-                   set_string_param(params, OSSL_PROV_PARAM_VERSION, B2_VERSION) &&
-                   set_string_param(params, OSSL_PROV_PARAM_BUILDINFO, choice.buildinfo) &&
-                   set_string_param(params, names::kParamKernel,
+    return set_string_param(provider, params, OSSL_PROV_PARAM_NAME, names::kProviderName) &&
+                   set_string_param(provider, params, OSSL_PROV_PARAM_VERSION, B2_VERSION) &&
+                   set_string_param(provider, params, OSSL_PROV_PARAM_BUILDINFO,
+                                    choice.buildinfo) &&
+                   set_string_param(provider, params, names::kParamKernel,
                                     running ? choice.kernel->name : "none")
                ? 1
                : 0;
@@ -138,6 +153,33 @@ const OSSL_DISPATCH kProviderFunctions[] = {
     B2_DISPATCH(PROVIDER_GET_REASON_STRINGS, provider_get_reason_strings),
     {0, nullptr},
 };
+
+// The allocator first: the provider context itself lives in it. A core must offer all three
+// or none: memory from one allocator must not be freed by another.
+CoreMemory capture_core_memory(const OSSL_DISPATCH* in) noexcept {
+    OSSL_FUNC_CRYPTO_malloc_fn* allocate = nullptr;
+    OSSL_FUNC_CRYPTO_zalloc_fn* allocate_zeroed = nullptr;
+    OSSL_FUNC_CRYPTO_free_fn* release = nullptr;
+    for (; in->function_id != 0; ++in) {
+        switch (in->function_id) {
+            case OSSL_FUNC_CRYPTO_MALLOC:
+                allocate = OSSL_FUNC_CRYPTO_malloc(in);
+                break;
+            case OSSL_FUNC_CRYPTO_ZALLOC:
+                allocate_zeroed = OSSL_FUNC_CRYPTO_zalloc(in);
+                break;
+            case OSSL_FUNC_CRYPTO_FREE:
+                release = OSSL_FUNC_CRYPTO_free(in);
+                break;
+            default:
+                break;
+        }
+    }
+    if (allocate == nullptr || allocate_zeroed == nullptr || release == nullptr) {
+        return CoreMemory{};
+    }
+    return CoreMemory{allocate, allocate_zeroed, release};
+}
 
 void capture_core_functions(const OSSL_DISPATCH* in, ProviderContext& provider,
                             OSSL_FUNC_core_get_params_fn*& core_get_params) noexcept {
@@ -184,16 +226,19 @@ void read_kernel_request(const OSSL_CORE_HANDLE* handle,
 
 int initialize(const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in, const OSSL_DISPATCH** out,
                void** provctx) noexcept {
-    // OpenSSL's allocator, not operator new: the module must not need libstdc++ (once.hpp).
-    void* memory = OPENSSL_zalloc(sizeof(ProviderContext));
+    // The core's allocator, not operator new: the module must not need libstdc++ (once.hpp).
+    const CoreMemory core_memory = capture_core_memory(in);
+    void* memory = core_memory.allocate_zeroed(sizeof(ProviderContext), __FILE__, __LINE__);
     if (memory == nullptr) {
         return 0;
     }
     auto* provider = new (memory) ProviderContext;
     provider->handle = handle;
+    provider->memory = core_memory;
     OSSL_FUNC_core_get_params_fn* core_get_params = nullptr;
     capture_core_functions(in, *provider, core_get_params);
     read_kernel_request(handle, core_get_params, *provider);
+    enrol_error_reporter(provider);
     *out = kProviderFunctions;
     *provctx = provider;
     return 1;

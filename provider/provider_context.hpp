@@ -9,6 +9,7 @@
 
 #include <atomic>
 
+#include "core_memory.hpp"
 #include "kernel.hpp"
 #include "lanes4.hpp"
 
@@ -22,6 +23,7 @@ struct KernelChoice {
 
 struct ProviderContext {
     const OSSL_CORE_HANDLE* handle = nullptr;
+    CoreMemory memory;
     OSSL_FUNC_core_new_error_fn* core_new_error = nullptr;
     OSSL_FUNC_core_set_error_debug_fn* core_set_error_debug = nullptr;
     OSSL_FUNC_core_vset_error_fn* core_vset_error = nullptr;

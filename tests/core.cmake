@@ -33,3 +33,19 @@ is clang-format ${CMAKE_MATCH_1}; the style is pinned to clang-format 14: skippe
   endif()
   set_tests_properties(clang_format PROPERTIES LABELS provider SKIP_RETURN_CODE 77)
 endif()
+
+# The module's own OSSL_PARAM helpers against libcrypto's (the module itself links no libcrypto).
+b2_add_evp_test(NAME ossl_param TARGET test_ossl_param
+                SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_ossl_param.cpp
+                        ${PROJECT_SOURCE_DIR}/provider/ossl_param.cpp
+                LABELS provider memory)
+target_include_directories(test_ossl_param PRIVATE ${PROJECT_SOURCE_DIR}/provider
+                                                   ${PROJECT_SOURCE_DIR}/kernels)
+
+# new_context on a provider instance whose kernels all failed: refused with a reason.
+add_executable(test_no_kernel ${CMAKE_CURRENT_LIST_DIR}/test_no_kernel.cpp
+                              ${PROJECT_SOURCE_DIR}/provider/errors.cpp)
+target_include_directories(test_no_kernel PRIVATE ${PROJECT_SOURCE_DIR}/provider)
+target_link_libraries(test_no_kernel PRIVATE blake2simd_kernels OpenSSL::Crypto b2_warnings)
+add_test(NAME no_kernel_context COMMAND test_no_kernel)
+set_tests_properties(no_kernel_context PROPERTIES LABELS provider)

@@ -247,10 +247,32 @@ void check_life_cycle(Report& report, const b2test::ProviderSession& session,
     B2_CHECK(report, EVP_DigestInit_ex2(md_ctx.get(), md.get(), nullptr) == 1, "digest init");
     B2_CHECK(report, EVP_DigestFinal_ex(md_ctx.get(), out, &out_length) == 1, "digest final");
     B2_CHECK(report, EVP_DigestUpdate(md_ctx.get(), out, 1) == 0, "digest update after final");
-    B2_CHECK(report, contains(last_reason(), "update after final"), "digest update reason");
+    B2_CHECK(report, contains(last_reason(), b2test::finished_digest_update_reason()),
+             "digest update reason");
     B2_CHECK(report, EVP_DigestFinal_ex(md_ctx.get(), out, &out_length) == 0,
              "digest second final");
-    B2_CHECK(report, contains(last_reason(), "final already called"), "digest second-final reason");
+    B2_CHECK(report, contains(last_reason(), b2test::finished_digest_final_reason()),
+             "digest second-final reason");
+}
+
+// From 3.4, EVP asks the context for its output size (EVP_MD_CTX_get_size is then
+// EVP_MD_CTX_get_size_ex) and passes it to final as the buffer size; before, it takes the
+// digest's fixed 64. Our final needs only the context's size either way.
+void check_final_asks_context_size(Report& report, const EVP_MD* md, const OSSL_PARAM* set_size) {
+    b2test::MdCtxPtr ctx(EVP_MD_CTX_new());
+    B2_REQUIRE(EVP_DigestInit_ex2(ctx.get(), md, set_size) == 1, "init with size 32");
+#if OPENSSL_VERSION_NUMBER >= 0x30400000L
+    const bool asks_context = b2test::running_openssl_at_least(0x30400000L);
+#else
+    const bool asks_context = false;
+#endif
+    const int expected = asks_context ? 32 : 64;
+    B2_CHECK(report, EVP_MD_CTX_get_size(ctx.get()) == expected,
+             "EVP_MD_CTX_get_size is " + std::to_string(expected) + " on this core");
+    unsigned char out[64];
+    unsigned int length = 0;
+    B2_CHECK(report, EVP_DigestFinal_ex(ctx.get(), out, &length) == 1 && length == 32,
+             "final gives the context's 32 bytes");
 }
 
 // The digest's `size` is a real BLAKE2b output length (not a truncation) and survives re-init.
@@ -270,10 +292,11 @@ void check_digest_size(Report& report, const b2test::ProviderSession& session) {
              "gettable size reports the configured 32");
     // libcrypto before 3.2 frees the provider context at every EVP_DigestInit_ex2, so
     // nothing can survive there; the dispatch-level tests cover our side on every version.
-    if (OpenSSL_version_num() >= 0x30200000L) {
+    if (b2test::running_openssl_at_least(0x30200000L)) {
         const auto again = b2test::run_digest(ctx.get(), md.get(), nullptr, message);
         B2_CHECK(report, again && *again == *sized, "size survives re-init");
     }
+    check_final_asks_context_size(report, md.get(), set_size);
     b2test::MdCtxPtr fresh(EVP_MD_CTX_new());
     const auto full = b2test::run_digest(fresh.get(), md.get(), nullptr, message);
     B2_CHECK(report,

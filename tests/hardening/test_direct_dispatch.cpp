@@ -11,10 +11,12 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "guard_page.hpp"
 #include "rfc7693.hpp"
 
 #ifndef B2_MODULE_DIR
@@ -48,7 +50,30 @@ void core_vset_error(const OSSL_CORE_HANDLE*, uint32_t reason, const char*, va_l
     g_errors.last_reason = reason;
 }
 
+// The module links no libcrypto: its memory comes from the core, here libc's, counted.
+struct MemoryLog {
+    int allocated = 0;
+    int freed = 0;
+};
+MemoryLog g_memory;
+
+void* core_malloc(size_t size, const char*, int) noexcept {
+    ++g_memory.allocated;
+    return std::malloc(size);
+}
+void* core_zalloc(size_t size, const char*, int) noexcept {
+    ++g_memory.allocated;
+    return std::calloc(1, size);
+}
+void core_free(void* memory, const char*, int) noexcept {
+    g_memory.freed += memory != nullptr ? 1 : 0;
+    std::free(memory);
+}
+
 const OSSL_DISPATCH kCore[] = {
+    {OSSL_FUNC_CRYPTO_MALLOC, reinterpret_cast<void (*)(void)>(&core_malloc)},
+    {OSSL_FUNC_CRYPTO_ZALLOC, reinterpret_cast<void (*)(void)>(&core_zalloc)},
+    {OSSL_FUNC_CRYPTO_FREE, reinterpret_cast<void (*)(void)>(&core_free)},
     {OSSL_FUNC_CORE_GET_PARAMS, reinterpret_cast<void (*)(void)>(&core_get_params)},
     {OSSL_FUNC_CORE_NEW_ERROR, reinterpret_cast<void (*)(void)>(&core_new_error)},
     {OSSL_FUNC_CORE_SET_ERROR_DEBUG, reinterpret_cast<void (*)(void)>(&core_set_error_debug)},
@@ -251,6 +276,19 @@ void check_digest(Harness& h, const Module& module) {
                                   OSSL_PARAM_construct_end()};
         h.fails(d.set_params(ctx, null_data), "", std::string("digest ") + name + " NULL data");
     }
+    // An integer size no getter reads whole: data_size 0 (libcrypto 3.0 reads the byte before
+    // it: here a guard page) or over 8 bytes, refused before it is read.
+    const BytesAfterGuardPage guarded;
+    for (const size_t data_size : {size_t{0}, size_t{9}}) {
+        for (const unsigned int type : {OSSL_PARAM_INTEGER, OSSL_PARAM_UNSIGNED_INTEGER}) {
+            OSSL_PARAM odd[] = {
+                {OSSL_DIGEST_PARAM_SIZE, type, guarded.data(), data_size, OSSL_PARAM_UNMODIFIED},
+                OSSL_PARAM_construct_end()};
+            const std::string what = "digest size of data_size " + std::to_string(data_size);
+            h.fails(d.set_params(ctx, odd), "wrong data type", what + ", set_params");
+            h.fails(d.init(ctx, odd), "wrong data type", what + ", init");
+        }
+    }
     h.checks().expect(digest_ctx_size(d, ctx) == 32, "settings survive refused NULL params");
 
     // Size changed mid-stream applies to the next message only.
@@ -383,6 +421,17 @@ void check_mac(Harness& h, const Module& module) {
         h.fails(m.init(fresh, nullptr, 0, null_data), "",
                 std::string("MAC init, param ") + names[i] + " with NULL data");
     }
+    const BytesAfterGuardPage guarded;
+    for (const size_t data_size : {size_t{0}, size_t{9}}) {
+        for (const unsigned int type : {OSSL_PARAM_INTEGER, OSSL_PARAM_UNSIGNED_INTEGER}) {
+            OSSL_PARAM odd[] = {
+                {OSSL_MAC_PARAM_SIZE, type, guarded.data(), data_size, OSSL_PARAM_UNMODIFIED},
+                OSSL_PARAM_construct_end()};
+            const std::string what = "MAC size of data_size " + std::to_string(data_size);
+            h.fails(m.set_params(fresh, odd), "wrong data type", what + ", set_params");
+            h.fails(m.init(fresh, key.data(), key.size(), odd), "wrong data type", what + ", init");
+        }
+    }
     m.freectx(fresh);
 
     // A failing init with a new key and bad params changes neither key nor settings.
@@ -396,6 +445,37 @@ void check_mac(Harness& h, const Module& module) {
     h.checks().expect(Bytes(out.begin(), out.begin() + 24) == expected24,
                       "old key and size kept after a failed init");
     m.freectx(ctx);
+}
+
+// Every failing get_params raises its reason: the provider's, and a digest's, which OpenSSL
+// calls without a provider context.
+void check_failed_gets(Harness& h, const Module& module) {
+    char text[64] = {};
+    auto* provider_get = find_function<OSSL_FUNC_provider_get_params_fn>(
+        module.provider, OSSL_FUNC_PROVIDER_GET_PARAMS);
+    OSSL_PARAM status_as_text[] = {
+        OSSL_PARAM_construct_utf8_string(OSSL_PROV_PARAM_STATUS, text, sizeof text),
+        OSSL_PARAM_construct_end()};
+    h.fails(provider_get(module.provctx, status_as_text), "wrong data type",
+            "provider status as a string");
+    OSSL_PARAM short_version[] = {
+        OSSL_PARAM_construct_utf8_string(OSSL_PROV_PARAM_VERSION, text, 1),
+        OSSL_PARAM_construct_end()};
+    h.fails(provider_get(module.provctx, short_version), "output buffer too small",
+            "provider version into 1 byte");
+    const OSSL_DISPATCH* table = module.implementation(OSSL_OP_DIGEST);
+    auto* digest_get =
+        find_function<OSSL_FUNC_digest_get_params_fn>(table, OSSL_FUNC_DIGEST_GET_PARAMS);
+    OSSL_PARAM size_as_text[] = {
+        OSSL_PARAM_construct_utf8_string(OSSL_DIGEST_PARAM_SIZE, text, sizeof text),
+        OSSL_PARAM_construct_end()};
+    h.fails(digest_get(size_as_text), "wrong data type", "digest get_params, size as a string");
+    unsigned char byte = 0;
+    OSSL_PARAM block_size_in_a_byte[] = {
+        {OSSL_DIGEST_PARAM_BLOCK_SIZE, OSSL_PARAM_INTEGER, &byte, 1, OSSL_PARAM_UNMODIFIED},
+        OSSL_PARAM_construct_end()};
+    h.fails(digest_get(block_size_in_a_byte), "output buffer too small",
+            "digest get_params, block size 128 into a signed byte");
 }
 
 }  // namespace
@@ -423,6 +503,7 @@ int main() {
     Harness harness(checks, module);
     check_digest(harness, module);
     check_mac(harness, module);
+    check_failed_gets(harness, module);
 
     auto* teardown =
         find_function<OSSL_FUNC_provider_teardown_fn>(module.provider, OSSL_FUNC_PROVIDER_TEARDOWN);
@@ -430,6 +511,10 @@ int main() {
         teardown(module.provctx);
     }
     dlclose(module.handle);
+    // Provider and algorithm contexts all came from the core's allocator and went back to it.
+    checks.expect(g_memory.allocated > 2 && g_memory.freed == g_memory.allocated,
+                  "core allocator: " + std::to_string(g_memory.allocated) + " allocated, " +
+                      std::to_string(g_memory.freed) + " freed");
     std::printf("test_direct_dispatch: %d cases tried, %d failed\n", checks.tried(),
                 checks.failed());
     return checks.failed() == 0 && checks.tried() > 0 ? 0 : 1;

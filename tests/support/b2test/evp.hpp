@@ -4,6 +4,7 @@
 #pragma once
 
 #include <openssl/core_names.h>
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
 #include <openssl/provider.h>
@@ -49,6 +50,22 @@ using MdPtr = std::unique_ptr<EVP_MD, MdFree>;
 using MdCtxPtr = std::unique_ptr<EVP_MD_CTX, MdCtxFree>;
 using MacPtr = std::unique_ptr<EVP_MAC, MacFree>;
 using MacCtxPtr = std::unique_ptr<EVP_MAC_CTX, MacCtxFree>;
+
+// The running libcrypto's version decides what EVP itself does; tests built against one
+// version's headers may run on another.
+inline bool running_openssl_at_least(unsigned long version) noexcept {
+    return OpenSSL_version_num() >= version;
+}
+
+// From OpenSSL 3.5, EVP_DigestUpdate and EVP_DigestFinal_ex refuse a finished digest context
+// themselves ("update error", "final error") and never call the provider; before, the
+// provider refuses with its own reason. Either way the call fails with a reason.
+inline const char* finished_digest_update_reason() noexcept {
+    return running_openssl_at_least(0x30500000L) ? "update error" : "update after final";
+}
+inline const char* finished_digest_final_reason() noexcept {
+    return running_openssl_at_least(0x30500000L) ? "final error" : "final already called";
+}
 
 // The build-tree module directory, unless B2_MODULE_DIR in the environment points elsewhere
 // (e.g. to test an installed module).
