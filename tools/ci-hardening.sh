@@ -30,8 +30,17 @@ configure_and_build() {
     preset="$1"
     dir="$2"
     shift 2
-    cmake --preset "$preset" -B "$dir" >/dev/null
+    # shellcheck disable=SC2046
+    cmake --preset "$preset" -B "$dir" $(preset_compiler_override "$preset") >/dev/null
     cmake --build "$dir" -j "$jobs" "$@"
+}
+
+# The fuzz preset names clang 14, Debian 12's; where that is absent (Debian 13 has clang 19),
+# Debian's default clang builds it, the one whose runtime quickstart installs (libclang-rt-dev).
+preset_compiler_override() {
+    [ "$1" = fuzz ] || return 0
+    command -v clang++-14 >/dev/null && return 0
+    echo "-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++"
 }
 
 # The module and the test executables are instrumented (g++ links libasan into both). Tests

@@ -1,5 +1,5 @@
 #!/bin/sh
-# One-command setup for Debian 12: install what is missing, build, then either hash a file
+# One-command setup for Debian 12 and 13: install what is missing, build, then either hash a file
 # through `openssl dgst` with this provider (demo), run the whole test suite (test), or build the
 # Debian package into build/ and check it with lintian (deb).
 # usage: tools/quickstart.sh demo [FILE] | test | deb
@@ -8,7 +8,9 @@ set -eu
 cd "$(dirname "$0")/.."
 
 BUILD_PACKAGES="g++ make cmake pkg-config libssl-dev openssl python3"
-TEST_PACKAGES="qemu-user valgrind clang libclang-rt-14-dev clang-format dpkg-dev file"
+# Versionless names (Debian's default clang: 14 on Debian 12, 19 on 13), so one list serves both.
+# debootstrap, lintian and perl (pod2man) let the system tests check the .deb in scratch roots.
+TEST_PACKAGES="qemu-user valgrind clang libclang-rt-dev clang-format dpkg-dev file debootstrap lintian perl"
 DEB_PACKAGES="dpkg-dev perl lintian"
 
 install_missing() {

@@ -1,0 +1,84 @@
+#!/bin/sh
+# OpenSSL's own test/evp_test, from an OpenSSL source tree built by tools/ci/openssl-core.sh, with
+# our module (MODULE) and the configurations in tests/evp_test/:
+# 1. the tree's evpmd_blake.txt and evpmac_blake.txt (BLAKE2s stanzas left out: we have none)
+#    with only base and blake2simd active, so only we can answer (and with base alone they fail);
+# 2. every digest, MAC and KDF data file of the tree with default + blake2simd preferred gives
+#    output identical to default alone;
+# 3. our composites over BLAKE2b (tests/evp_test/evp_blake2b_composites.txt, its generator in
+#    step with it): with default + blake2simd, each stanza forcing blake2simd for its digest; the
+#    same stanzas without that pass under default alone, and with it fail there.
+# usage: tools/ci/evp-test.sh TREE MODULE
+# SPDX-License-Identifier: Apache-2.0
+set -eu
+cd "$(dirname "$0")/../.."
+tree=$(cd "$1" && pwd)
+BLAKE2SIMD_MODULE=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+LD_LIBRARY_PATH=$tree${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export BLAKE2SIMD_MODULE LD_LIBRARY_PATH
+data=$tree/test/recipes/30-test_evp_data
+configs=tests/evp_test
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# evp_test CONFIG FILE...: its output in $work/out; its exit status returned.
+evp_test() {
+    config=$1
+    shift
+    "$tree/test/evp_test" -config "$configs/$config" "$@" >"$work/out" 2>&1
+}
+
+# The "Completed N tests with E errors and S skipped" lines, one per file, on one line.
+completed() {
+    sed -n 's/^.*Completed \([0-9]* tests with [0-9]* errors and [0-9]* skipped\).*$/\1/p' "$1" |
+        tr '\n' ';' | sed 's/;$//'
+}
+
+fail() {
+    echo "evp-test: FAILED: $1" >&2
+    [ -f "$work/out" ] && tail -n 40 "$work/out" >&2
+    exit 1
+}
+
+without_blake2s() {
+    awk 'BEGIN { RS = ""; ORS = "\n\n" } !/= *BLAKE2s256|= *BLAKE2SMAC/' "$1"
+}
+
+# 1. Only base and blake2simd.
+without_blake2s "$data/evpmd_blake.txt" >"$work/evpmd_blake2b.txt"
+without_blake2s "$data/evpmac_blake.txt" >"$work/evpmac_blake2b.txt"
+blake2b_files="$work/evpmd_blake2b.txt $work/evpmac_blake2b.txt"
+# shellcheck disable=SC2086
+evp_test base.cnf $blake2b_files && fail "BLAKE2b stanzas passed with base alone: the check proves nothing"
+# shellcheck disable=SC2086
+evp_test base-and-blake2simd.cnf $blake2b_files || fail "BLAKE2b stanzas with only base and blake2simd"
+echo "evp-test: evpmd_blake.txt, evpmac_blake.txt (BLAKE2b only) with base + blake2simd: $(completed "$work/out")"
+
+# 2. The tree's digest, MAC and KDF files: default + blake2simd preferred = default alone.
+tree_files=$(ls "$data"/evpmd_*.txt "$data"/evpmac_*.txt "$data"/evpkdf_*.txt)
+# shellcheck disable=SC2086
+evp_test default.cnf $tree_files && status_default=0 || status_default=$?
+sed '/random seed/d' "$work/out" >"$work/default.out"
+# shellcheck disable=SC2086
+evp_test default-and-blake2simd.cnf $tree_files && status_ours=0 || status_ours=$?
+sed '/random seed/d' "$work/out" >"$work/ours.out"
+if [ "$status_default" != "$status_ours" ] || ! cmp -s "$work/default.out" "$work/ours.out"; then
+    diff "$work/default.out" "$work/ours.out" | head -n 40 >&2
+    fail "default + blake2simd differs from default alone"
+fi
+[ "$status_default" = 0 ] || fail "the tree's data files fail with default alone (status $status_default)"
+echo "evp-test: $(echo "$tree_files" | wc -l) digest/MAC/KDF files, default + blake2simd preferred" \
+    "identical to default alone: $(grep -c 'Completed' "$work/ours.out") files," \
+    "$(awk '/Completed [0-9]+ tests/ { sub(/.*Completed /, ""); n += $1 } END { print n }' "$work/ours.out") stanzas, 0 errors"
+
+# 3. Our composites.
+python3 "$configs/gen_blake2b_composites.py" --check
+composites=$configs/evp_blake2b_composites.txt
+sed '/provider=blake2simd/d' "$composites" >"$work/composites-unforced.txt"
+evp_test default.cnf "$work/composites-unforced.txt" ||
+    fail "our composite stanzas (unforced) disagree with OpenSSL's default provider"
+echo "evp-test: composites over BLAKE2b, default alone: $(completed "$work/out")"
+evp_test default.cnf "$composites" && fail "stanzas forcing blake2simd passed without it loaded"
+evp_test default-and-blake2simd.cnf "$composites" || fail "our composite stanzas with blake2simd"
+echo "evp-test: composites over BLAKE2b, default + blake2simd preferred ($(grep -c provider=blake2simd "$composites")" \
+    "of them forcing blake2simd for the digest): $(completed "$work/out")"
