@@ -27,3 +27,11 @@ if(CMAKE_OBJDUMP AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
                    $<TARGET_FILE:blake2simd_kernels> ${CMAKE_NM})
   set_tests_properties(kernels.isa_objects PROPERTIES LABELS "kernels" TIMEOUT 60)
 endif()
+# The check above must fail on a planted weak symbol in a 4-lane ISA object (negative control).
+if(CMAKE_OBJDUMP AND CMAKE_NM AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+  add_test(NAME kernels.isa_objects_control
+           COMMAND sh ${b2_kernel_test_dir}/check_isa_objects_control.sh
+                   ${b2_kernel_test_dir}/check_isa_objects.sh ${CMAKE_CXX_COMPILER} ${CMAKE_AR}
+                   ${CMAKE_OBJDUMP} ${CMAKE_NM})
+  set_tests_properties(kernels.isa_objects_control PROPERTIES LABELS "kernels" TIMEOUT 60)
+endif()
