@@ -88,8 +88,10 @@ void Blake2bpEngine::update(const uint8_t* data, size_t length) noexcept {
     if (length == 0) {
         return;
     }
-    // A group may be compressed once more than kPendingBytes follow its start.
-    while (m_pending_length > 0 && m_pending_length + length > kPendingBytes) {
+    // A group may be compressed once more than kPendingBytes follow its start. Bounds are
+    // written as `length > limit - used`: `used + length` wraps for a length near SIZE_MAX and
+    // would turn the caller's over-read into a write past m_pending.
+    while (m_pending_length > 0 && length > kPendingBytes - m_pending_length) {
         if (m_pending_length < kGroupBytes) {
             const size_t fill = kGroupBytes - m_pending_length;
             std::memcpy(m_pending + m_pending_length, data, fill);
