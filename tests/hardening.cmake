@@ -81,3 +81,21 @@ if(B2_FUZZ)
     set_tests_properties(fuzz.${b2_target}.corpus PROPERTIES LABELS fuzz TIMEOUT 300)
   endforeach()
 endif()
+
+# Tests that drive the module through a minimal core of their own (direct_module.hpp).
+function(b2_add_direct_test name target)
+  add_executable(${target} ${b2_hardening_dir}/${target}.cpp)
+  target_include_directories(${target} PRIVATE ${b2_hardening_dir})
+  target_compile_definitions(${target} PRIVATE B2_MODULE_DIR="${B2_MODULE_DIR}")
+  target_link_libraries(${target} PRIVATE OpenSSL::Crypto Threads::Threads ${CMAKE_DL_LIBS}
+                                          b2_warnings)
+  add_dependencies(${target} blake2simd)
+  add_test(NAME ${name} COMMAND ${target})
+  set_tests_properties(${name} PROPERTIES LABELS "hardening;provider" SKIP_RETURN_CODE 77
+                                          TIMEOUT 300)
+endfunction()
+b2_add_direct_test(hardening.fork_during_first_use test_fork)
+b2_add_direct_test(hardening.kernel_request test_kernel_request)
+add_test(NAME hardening.kernel_request_setuid COMMAND test_kernel_request --setuid)
+set_tests_properties(hardening.kernel_request_setuid PROPERTIES LABELS "hardening;provider"
+                     SKIP_RETURN_CODE 77 TIMEOUT 120)
