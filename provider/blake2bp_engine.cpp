@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "blake2b_engine.hpp"
+#include "scrub.hpp"
 
 namespace blake2simd {
 namespace {
@@ -69,6 +70,7 @@ void Blake2bpEngine::start(CompressFn compress, Compress4Fn compress4, const uin
         const uint8_t* const blocks[kLanes] = {key_block, key_block, key_block, key_block};
         m_compress4(m_leaves, blocks, 1, 0, kBlockBytes);
         OPENSSL_cleanse(key_block, sizeof key_block);
+        scrub_after_key_block();
     }
 }
 
@@ -145,6 +147,10 @@ void Blake2bpEngine::finish_leaf(size_t leaf, uint8_t digest[kBlake2bpDigestByte
 }
 
 void Blake2bpEngine::finish(uint8_t* out) noexcept {
+    // Leaves without a message byte compress the key block once more (finish_empty_leaf);
+    // the last leaf is the first to go without.
+    const bool key_block_compressed =
+        m_key_length > 0 && m_pending_length <= kLastLeaf * kBlockBytes;
     uint8_t leaf_digests[kLanes * kBlake2bpDigestBytes];
     for (size_t leaf = 0; leaf < kLanes; ++leaf) {
         finish_leaf(leaf, leaf_digests + leaf * kBlake2bpDigestBytes);
@@ -162,6 +168,9 @@ void Blake2bpEngine::finish(uint8_t* out) noexcept {
     OPENSSL_cleanse(&root, sizeof root);
     OPENSSL_cleanse(m_pending, sizeof m_pending);
     m_pending_length = 0;
+    if (key_block_compressed) {
+        scrub_after_key_block();
+    }
 }
 
 }  // namespace blake2simd
