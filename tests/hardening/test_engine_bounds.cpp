@@ -3,6 +3,10 @@
 // streaming engines, with the engine alone on a page between two guard pages and the input
 // between guard pages too, the first fault must be a read of a guard page around the input.
 // Each case runs in a child process, which a SIGSEGV handler ends with the fault's class.
+// Then, in this process: both engines stream messages that end at (or start right after) a
+// guard page, with the engine itself between guard pages, on every usable kernel and 4-lane
+// candidate; any stray access would end the test with SIGSEGV, and every digest must equal
+// the independent rfc7693.hpp result.
 // SPDX-License-Identifier: Apache-2.0
 #include <signal.h>
 #include <sys/mman.h>
@@ -13,10 +17,12 @@
 #include <cstdio>
 #include <cstring>
 #include <new>
+#include <vector>
 
 #include "blake2b_engine.hpp"
 #include "blake2bp_engine.hpp"
 #include "dispatch.hpp"
+#include "rfc7693.hpp"
 
 namespace {
 
@@ -134,6 +140,104 @@ bool check(const char* what, Fork child) {
     return ok;
 }
 
+// --- streams against guard pages
+
+using Bytes = std::vector<uint8_t>;
+
+blake2simd::CompressFn single_lane_for(blake2simd::KernelId id) {
+    namespace dispatch = blake2simd::dispatch;
+    for (const blake2simd::KernelInfo& kernel : dispatch::compiled_kernels()) {
+        if (kernel.id == id && dispatch::is_runnable(kernel)) {
+            return kernel.compress;
+        }
+    }
+    return dispatch::compiled_kernels()[0].compress;
+}
+
+template <class Engine>
+Bytes stream(Engine& engine, const uint8_t* message, size_t length, size_t piece) {
+    for (size_t offset = 0; offset < length; offset += piece) {
+        engine.update(message + offset, length - offset < piece ? length - offset : piece);
+    }
+    Bytes out(64);
+    engine.finish(out.data());
+    return out;
+}
+
+int check_streams_at_guards() {
+    namespace dispatch = blake2simd::dispatch;
+    Guarded engine_area;
+    Guarded input_area;
+    if (!engine_area.map(1) || !input_area.map(1)) {
+        std::printf("FAIL: cannot map guarded areas\n");
+        return 1;
+    }
+    static const uint8_t key[] = "streams against guard pages";
+    const auto candidates = dispatch::lanes4_candidates();
+    const auto measurements = dispatch::lanes4_measurements();
+    int failed = 0;
+    int cases = 0;
+    for (const size_t length :
+         {0, 1, 127, 128, 129, 511, 512, 513, 895, 896, 897, 1024, 1500, 2049, 4096}) {
+        for (const bool at_end : {true, false}) {
+            uint8_t* message =
+                at_end ? input_area.usable + input_area.bytes - length : input_area.usable;
+            for (size_t i = 0; i < length; ++i) {
+                message[i] = static_cast<uint8_t>(i * 13 + length);
+            }
+            for (const bool keyed : {false, true}) {
+                const size_t key_length = keyed ? sizeof key : 0;
+                const Bytes expected_bp = rfc7693::blake2bp(key, key_length, message, length);
+                for (size_t c = 0; c < candidates.size(); ++c) {
+                    if (!measurements[c].usable) {
+                        continue;
+                    }
+                    for (const size_t piece : {size_t{4096}, size_t{511}, size_t{100}}) {
+                        auto* engine = new (engine_area.usable) Blake2bpEngine;
+                        engine->start(single_lane_for(candidates[c].id), candidates[c].compress4,
+                                      key, key_length);
+                        ++cases;
+                        if (stream(*engine, message, length, piece) != expected_bp) {
+                            ++failed;
+                            std::printf(
+                                "FAIL BLAKE2bp, candidate %zu, %zu bytes %s a guard, "
+                                "pieces of %zu\n",
+                                c, length, at_end ? "ending at" : "starting at", piece);
+                        }
+                    }
+                }
+                rfc7693::Options o;
+                o.key = key;
+                o.key_len = key_length;
+                const Bytes expected_b = rfc7693::hash(o, message, length);
+                for (const blake2simd::KernelInfo& kernel : dispatch::compiled_kernels()) {
+                    if (!dispatch::is_runnable(kernel)) {
+                        continue;
+                    }
+                    auto* engine = new (engine_area.usable) Blake2bEngine;
+                    blake2simd::Blake2bParams params;
+                    params.key_length = static_cast<uint8_t>(key_length);
+                    uint8_t padded[blake2simd::kMaxKeyBytes] = {};
+                    std::memcpy(padded, key, key_length);
+                    if (keyed) {
+                        engine->start_keyed_empty(kernel.compress, params, padded);
+                    } else {
+                        engine->start(kernel.compress, params);
+                    }
+                    ++cases;
+                    if (stream(*engine, message, length, 100) != expected_b) {
+                        ++failed;
+                        std::printf("FAIL BLAKE2b, %s, %zu bytes %s a guard\n", kernel.name, length,
+                                    at_end ? "ending at" : "starting at");
+                    }
+                }
+            }
+        }
+    }
+    std::printf("streams against guard pages: %d cases, %d failed\n", cases, failed);
+    return failed;
+}
+
 }  // namespace
 
 int main() {
@@ -173,6 +277,7 @@ int main() {
                       ? 0
                       : 1;
     }
+    failed += check_streams_at_guards();
     std::printf("test_engine_bounds: %d cases, %d failed\n", tried, failed);
     return failed == 0 ? 0 : 1;
 }
