@@ -18,4 +18,8 @@ void compress_avx(Blake2bState* state, const uint8_t* blocks, size_t block_count
     _mm256_zeroupper();
 }
 
+void scrub_avx() noexcept {
+    _mm256_zeroall();
+}
+
 }  // namespace blake2simd::kernels

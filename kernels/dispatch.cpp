@@ -34,6 +34,24 @@ bool names_match(std::string_view request, std::string_view name) noexcept {
     return true;
 }
 
+// What a kernel name may contain. A request with anything else is no kernel name and is never
+// echoed: buildinfo reaches terminals (`openssl list -providers -verbose`), and a request can
+// come from the environment of whoever started the process.
+bool looks_like_kernel_name(std::string_view request) noexcept {
+    constexpr size_t kLongestShown = 24;
+    if (request.empty() || request.size() > kLongestShown) {
+        return false;
+    }
+    for (const char c : request) {
+        const bool allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                             (c >= '0' && c <= '9') || c == '_' || c == '-';
+        if (!allowed) {
+            return false;
+        }
+    }
+    return true;
+}
+
 // One row per kernel; cpu_can_run() knows what each KernelId needs.
 constexpr KernelInfo kCompiledKernels[] = {
     {KernelId::ref, "ref", &kernels::compress_ref},
@@ -231,10 +249,16 @@ Selection choose(std::string_view request, const cpu::CpuFeatures& features,
         reason = cpu_can_run(requested->id, features) ? "failed its self-test"
                                                       : "is not supported by this CPU";
     }
+    if (!looks_like_kernel_name(request)) {
+        std::snprintf(selection.description, sizeof selection.description,
+                      "%s (auto; the request is not a kernel name: letters, digits, '-' and '_'"
+                      ", at most 24, not shown)",
+                      automatic.name);
+        return selection;
+    }
     std::snprintf(selection.description, sizeof selection.description,
                   "%s (auto; requested '%.*s' %s)", automatic.name,
-                  static_cast<int>(request.size() > 24 ? 24 : request.size()), request.data(),
-                  reason);
+                  static_cast<int>(request.size()), request.data(), reason);
     return selection;
 }
 

@@ -40,6 +40,11 @@ void compress_avx2(Blake2bState* state, const uint8_t* blocks, size_t block_coun
                    uint64_t counter_increment) noexcept;
 void compress_avx512(Blake2bState* state, const uint8_t* blocks, size_t block_count,
                      uint64_t counter_increment) noexcept;
+
+// Zero every vector register of their ISA (scrub.hpp chooses): vzeroall, and for AVX-512 also
+// ymm16-31, which vzeroall leaves alone.
+void scrub_avx() noexcept;
+void scrub_avx512() noexcept;
 #endif
 }  // namespace kernels
 

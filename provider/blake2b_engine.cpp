@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "cleanse.hpp"
+#include "scrub.hpp"
 
 namespace blake2simd {
 namespace {
@@ -55,6 +56,7 @@ void Blake2bEngine::start(CompressFn compress, const Blake2bParams& params,
     m_buffered = 0;
     m_digest_length = params.digest_length;
     m_last_node = last_node;
+    m_key_block_buffered = false;
 }
 
 void Blake2bEngine::resume(CompressFn compress, const Blake2bState& state,
@@ -64,6 +66,7 @@ void Blake2bEngine::resume(CompressFn compress, const Blake2bState& state,
     m_buffered = 0;
     m_digest_length = digest_length;
     m_last_node = false;
+    m_key_block_buffered = false;
 }
 
 // Fixed-size copies of the padded key compile to a few vector moves; a 128-byte memset and a
@@ -75,6 +78,7 @@ void Blake2bEngine::start_keyed_empty(CompressFn compress, const Blake2bParams& 
     std::memcpy(m_buffer, padded_key, kMaxKeyBytes);
     std::memset(m_buffer + kMaxKeyBytes, 0, kBlockBytes - kMaxKeyBytes);
     m_buffered = kBlockBytes;
+    m_key_block_buffered = true;
 }
 
 void Blake2bEngine::start_after_key_block(CompressFn compress, const Blake2bParams& params,
@@ -86,6 +90,10 @@ void Blake2bEngine::start_after_key_block(CompressFn compress, const Blake2bPara
 void Blake2bEngine::compress_buffered_block() noexcept {
     m_compress(&m_state, m_buffer, 1, kBlockBytes);
     m_buffered = 0;
+    if (m_key_block_buffered) {
+        m_key_block_buffered = false;
+        scrub_after_key_block();
+    }
 }
 
 void Blake2bEngine::update(const uint8_t* data, size_t length) noexcept {
@@ -124,6 +132,11 @@ void Blake2bEngine::finish(uint8_t* out) noexcept {
     m_state.f[1] = m_last_node ? ~0ULL : 0;
     m_compress(&m_state, m_buffer, 1, m_buffered);
     m_buffered = 0;
+    if (m_key_block_buffered) {
+        // The empty message of a keyed hash: its only block was the key block.
+        m_key_block_buffered = false;
+        scrub_after_key_block();
+    }
     const size_t whole_words = m_digest_length / 8;
     for (size_t i = 0; i < whole_words; ++i) {
         store64_le(out + 8 * i, m_state.h[i]);

@@ -46,9 +46,11 @@ class Blake2bEngine final {
     //
     // Compresses the key block in place as a normal (non-final) block, leaving the engine
     // just after it; state() is then the chaining value a keyed hash continues from. In
-    // place, so no copy of the key block or of the state is left outside the engine (the key
+    // place, so the engine makes no copy of the key block or of the state elsewhere (the key
     // block stays in the buffer until the message overwrites it; the owner holds the key
-    // anyway and cleanses both when freed).
+    // anyway and cleanses both when freed). The kernel's own copies (its stack frame, the
+    // vector registers) are scrubbed right after every compression of the key block
+    // (scrub.hpp), here and wherever a buffered key block is compressed later.
     void start_after_key_block(CompressFn compress, const Blake2bParams& params,
                                const uint8_t (&padded_key)[kMaxKeyBytes]) noexcept;
 
@@ -65,6 +67,7 @@ class Blake2bEngine final {
     uint32_t m_buffered;  // 0..128; a full buffer is kept until more input shows it is not last
     uint8_t m_digest_length;
     bool m_last_node;
+    bool m_key_block_buffered;  // the buffer holds the key block: scrub after compressing it
 };
 
 // Initial chaining value: IV xor the little-endian parameter block.

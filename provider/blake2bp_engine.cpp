@@ -7,6 +7,7 @@
 
 #include "blake2b_engine.hpp"
 #include "cleanse.hpp"
+#include "scrub.hpp"
 
 namespace blake2simd {
 namespace {
@@ -68,6 +69,7 @@ void Blake2bpEngine::start(CompressFn compress, Compress4Fn compress4, const uin
         const uint8_t* const blocks[kLanes] = {key_block, key_block, key_block, key_block};
         m_compress4(m_leaves, blocks, 1, 0, kBlockBytes);
         cleanse(key_block, sizeof key_block);
+        scrub_after_key_block();
     }
 }
 
@@ -87,8 +89,10 @@ void Blake2bpEngine::update(const uint8_t* data, size_t length) noexcept {
     if (length == 0) {
         return;
     }
-    // A group may be compressed once more than kPendingBytes follow its start.
-    while (m_pending_length > 0 && m_pending_length + length > kPendingBytes) {
+    // A group may be compressed once more than kPendingBytes follow its start. Bounds are
+    // written as `length > limit - used`: `used + length` wraps for a length near SIZE_MAX and
+    // would turn the caller's over-read into a write past m_pending.
+    while (m_pending_length > 0 && length > kPendingBytes - m_pending_length) {
         if (m_pending_length < kGroupBytes) {
             const size_t fill = kGroupBytes - m_pending_length;
             std::memcpy(m_pending + m_pending_length, data, fill);
@@ -142,6 +146,10 @@ void Blake2bpEngine::finish_leaf(size_t leaf, uint8_t digest[kBlake2bpDigestByte
 }
 
 void Blake2bpEngine::finish(uint8_t* out) noexcept {
+    // Leaves without a message byte compress the key block once more (finish_empty_leaf);
+    // the last leaf is the first to go without.
+    const bool key_block_compressed =
+        m_key_length > 0 && m_pending_length <= kLastLeaf * kBlockBytes;
     uint8_t leaf_digests[kLanes * kBlake2bpDigestBytes];
     for (size_t leaf = 0; leaf < kLanes; ++leaf) {
         finish_leaf(leaf, leaf_digests + leaf * kBlake2bpDigestBytes);
@@ -159,6 +167,9 @@ void Blake2bpEngine::finish(uint8_t* out) noexcept {
     cleanse(&root, sizeof root);
     cleanse(m_pending, sizeof m_pending);
     m_pending_length = 0;
+    if (key_block_compressed) {
+        scrub_after_key_block();
+    }
 }
 
 }  // namespace blake2simd

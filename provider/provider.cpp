@@ -25,31 +25,28 @@
 namespace blake2simd {
 
 const KernelChoice& ProviderContext::kernel_choice() noexcept {
-    if (!m_choice_made.load(std::memory_order_acquire)) {
-        pthread_mutex_lock(&m_choice_mutex);
-        if (!m_choice_made.load(std::memory_order_relaxed)) {
-            make_kernel_choice();
-            m_choice_made.store(true, std::memory_order_release);
-        }
-        pthread_mutex_unlock(&m_choice_mutex);
+    if (const KernelChoice* choice = m_choice.get()) {
+        return *choice;
     }
-    return m_choice;
+    return m_choice.publish(make_kernel_choice());
 }
 
-void ProviderContext::make_kernel_choice() noexcept {
+KernelChoice ProviderContext::make_kernel_choice() const noexcept {
+    KernelChoice choice{};
     const dispatch::Selection selection = dispatch::select_kernel(kernel_request);
     if (selection.kernel == nullptr) {
-        std::snprintf(m_choice.buildinfo, sizeof m_choice.buildinfo, "%s %s; kernel %s",
+        std::snprintf(choice.buildinfo, sizeof choice.buildinfo, "%s %s; kernel %s",
                       names::kProviderName, B2_VERSION, selection.description);
-        return;
+        return choice;
     }
     const dispatch::Lanes4Selection lanes4 = dispatch::select_lanes4(selection);
     // Without a 4-lane kernel BLAKE2bp cannot run; like a failed reference kernel, the
     // provider then offers nothing rather than half its algorithms.
-    m_choice.kernel = lanes4.kernel.compress4 != nullptr ? selection.kernel : nullptr;
-    m_choice.lanes4 = lanes4.kernel;
-    std::snprintf(m_choice.buildinfo, sizeof m_choice.buildinfo, "%s %s; kernel %s; blake2bp %s",
+    choice.kernel = lanes4.kernel.compress4 != nullptr ? selection.kernel : nullptr;
+    choice.lanes4 = lanes4.kernel;
+    std::snprintf(choice.buildinfo, sizeof choice.buildinfo, "%s %s; kernel %s; blake2bp %s",
                   names::kProviderName, B2_VERSION, selection.description, lanes4.description);
+    return choice;
 }
 
 namespace {
@@ -204,11 +201,13 @@ void capture_core_functions(const OSSL_DISPATCH* in, ProviderContext& provider,
 }
 
 // The environment wins over the configuration so one run can be steered without editing
-// openssl.cnf.
+// openssl.cnf; but not in a setuid/setgid process (secure_getenv returns nullptr when
+// AT_SECURE is set): its environment belongs to a less privileged caller. The request is
+// never shown as given: dispatch::choose() echoes only kernel-name characters.
 void read_kernel_request(const OSSL_CORE_HANDLE* handle,
                          OSSL_FUNC_core_get_params_fn* core_get_params,
                          ProviderContext& provider) noexcept {
-    const char* request = std::getenv("BLAKE2SIMD_KERNEL");
+    const char* request = secure_getenv("BLAKE2SIMD_KERNEL");
     if ((request == nullptr || *request == '\0') && core_get_params != nullptr) {
         char* configured = nullptr;
         OSSL_PARAM query[] = {

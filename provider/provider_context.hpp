@@ -5,13 +5,10 @@
 #include <openssl/core.h>
 #include <openssl/core_dispatch.h>
 
-#include <pthread.h>
-
-#include <atomic>
-
 #include "core_memory.hpp"
 #include "kernel.hpp"
 #include "lanes4.hpp"
+#include "once.hpp"
 
 namespace blake2simd {
 
@@ -37,15 +34,13 @@ struct ProviderContext {
     ProviderContext() = default;
     ProviderContext(const ProviderContext&) = delete;
     ProviderContext& operator=(const ProviderContext&) = delete;
-    ~ProviderContext() { pthread_mutex_destroy(&m_choice_mutex); }
 
   private:
-    // A mutex and a flag, not std::call_once: the module must not need libstdc++ (once.hpp).
-    pthread_mutex_t m_choice_mutex = PTHREAD_MUTEX_INITIALIZER;
-    std::atomic<bool> m_choice_made{false};
-    KernelChoice m_choice{};
+    // Computed with no lock held, from the process-wide facts (kernels/once.hpp), and published
+    // once: a child forked while another thread is choosing must not wait for that thread.
+    Published<KernelChoice> m_choice;
 
-    void make_kernel_choice() noexcept;
+    KernelChoice make_kernel_choice() const noexcept;
 };
 
 }  // namespace blake2simd

@@ -6,7 +6,8 @@ set(b2_hardening_dir ${CMAKE_CURRENT_LIST_DIR}/hardening)
 
 # The streaming engine compiled into a test, with the kernel library, for engine-level tests
 # and the fuzzers (the module exports nothing but OSSL_provider_init).
-add_library(b2_engine_for_tests STATIC ${PROJECT_SOURCE_DIR}/provider/blake2b_engine.cpp)
+add_library(b2_engine_for_tests STATIC ${PROJECT_SOURCE_DIR}/provider/blake2b_engine.cpp
+                                       ${PROJECT_SOURCE_DIR}/provider/blake2bp_engine.cpp)
 target_include_directories(b2_engine_for_tests PUBLIC ${PROJECT_SOURCE_DIR}/provider
                                                       ${b2_hardening_dir})
 target_link_libraries(b2_engine_for_tests PUBLIC blake2simd_kernels OpenSSL::Crypto
@@ -17,6 +18,11 @@ target_link_libraries(test_engine_counter PRIVATE b2_engine_for_tests b2_warning
 add_test(NAME hardening.engine_counter_2e64 COMMAND test_engine_counter)
 set_tests_properties(hardening.engine_counter_2e64 PROPERTIES LABELS hardening
                      SKIP_RETURN_CODE 77 TIMEOUT 120)
+
+add_executable(test_engine_bounds ${b2_hardening_dir}/test_engine_bounds.cpp)
+target_link_libraries(test_engine_bounds PRIVATE b2_engine_for_tests b2_warnings)
+add_test(NAME hardening.engine_bounds COMMAND test_engine_bounds)
+set_tests_properties(hardening.engine_bounds PROPERTIES LABELS hardening TIMEOUT 120)
 
 b2_add_evp_test(NAME hardening.bad_input TARGET test_bad_input
                 SOURCES ${b2_hardening_dir}/test_bad_input.cpp LABELS hardening provider memory)
@@ -75,3 +81,22 @@ if(B2_FUZZ)
     set_tests_properties(fuzz.${b2_target}.corpus PROPERTIES LABELS fuzz TIMEOUT 300)
   endforeach()
 endif()
+
+# Tests that drive the module through a minimal core of their own (direct_module.hpp).
+function(b2_add_direct_test name target)
+  add_executable(${target} ${b2_hardening_dir}/${target}.cpp)
+  target_include_directories(${target} PRIVATE ${b2_hardening_dir})
+  target_compile_definitions(${target} PRIVATE B2_MODULE_DIR="${B2_MODULE_DIR}")
+  target_link_libraries(${target} PRIVATE OpenSSL::Crypto Threads::Threads ${CMAKE_DL_LIBS}
+                                          b2_warnings)
+  add_dependencies(${target} blake2simd)
+  add_test(NAME ${name} COMMAND ${target})
+  set_tests_properties(${name} PROPERTIES LABELS "hardening;provider" SKIP_RETURN_CODE 77
+                                          TIMEOUT 300)
+endfunction()
+b2_add_direct_test(hardening.fork_during_first_use test_fork)
+b2_add_direct_test(hardening.kernel_request test_kernel_request)
+add_test(NAME hardening.kernel_request_setuid COMMAND test_kernel_request --setuid)
+set_tests_properties(hardening.kernel_request_setuid PROPERTIES LABELS "hardening;provider"
+                     SKIP_RETURN_CODE 77 TIMEOUT 120)
+b2_add_direct_test(hardening.key_scrub test_key_scrub)

@@ -1,12 +1,13 @@
 # Kernel-level tests: no OpenSSL, they link the kernel library directly. Label "kernels".
 set(b2_kernel_test_dir ${CMAKE_CURRENT_LIST_DIR})
 
-foreach(b2_program test_kernels test_cpu_features test_dispatch kernels_info)
+foreach(b2_program test_kernels test_kernel_guards test_cpu_features test_dispatch kernels_info)
   add_executable(${b2_program} ${b2_kernel_test_dir}/${b2_program}.cpp)
   target_link_libraries(${b2_program} PRIVATE blake2simd_kernels b2_warnings)
 endforeach()
 
 add_test(NAME kernels.compare_with_ref COMMAND test_kernels)
+add_test(NAME kernels.guard_pages COMMAND test_kernel_guards)
 add_test(NAME kernels.cpu_features COMMAND test_cpu_features)
 add_test(NAME kernels.dispatch COMMAND test_dispatch)
 add_test(NAME kernels.info COMMAND kernels_info)
@@ -15,7 +16,8 @@ add_test(NAME kernels.info COMMAND kernels_info)
 add_test(NAME kernels.dispatch_concurrent_first_use COMMAND test_dispatch)
 set_tests_properties(kernels.dispatch_concurrent_first_use PROPERTIES
   ENVIRONMENT BLAKE2SIMD_TEST_CONCURRENT_FIRST_USE=1)
-set_tests_properties(kernels.compare_with_ref kernels.cpu_features kernels.dispatch kernels.info
+set_tests_properties(kernels.compare_with_ref kernels.guard_pages kernels.cpu_features
+                     kernels.dispatch kernels.info
                      kernels.dispatch_concurrent_first_use
   PROPERTIES LABELS "kernels" SKIP_RETURN_CODE 77 TIMEOUT 120)
 
@@ -26,4 +28,12 @@ if(CMAKE_OBJDUMP AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
            COMMAND sh ${b2_kernel_test_dir}/check_isa_objects.sh ${CMAKE_OBJDUMP}
                    $<TARGET_FILE:blake2simd_kernels> ${CMAKE_NM})
   set_tests_properties(kernels.isa_objects PROPERTIES LABELS "kernels" TIMEOUT 60)
+endif()
+# The check above must fail on a planted weak symbol in a 4-lane ISA object (negative control).
+if(CMAKE_OBJDUMP AND CMAKE_NM AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+  add_test(NAME kernels.isa_objects_control
+           COMMAND sh ${b2_kernel_test_dir}/check_isa_objects_control.sh
+                   ${b2_kernel_test_dir}/check_isa_objects.sh ${CMAKE_CXX_COMPILER} ${CMAKE_AR}
+                   ${CMAKE_OBJDUMP} ${CMAKE_NM})
+  set_tests_properties(kernels.isa_objects_control PROPERTIES LABELS "kernels" TIMEOUT 60)
 endif()

@@ -105,6 +105,7 @@ endfunction()
 # The kernel-level programs come from kernels.cmake (included before this file).
 if(TARGET test_kernels)
   b2_add_qemu_tests(kernels.compare_with_ref test_kernels 1000)
+  b2_add_qemu_tests(kernels.guard_pages test_kernel_guards)
   b2_add_qemu_tests(kernels.dispatch test_dispatch)
   b2_add_qemu_tests(kernels.info kernels_info "--expect=@EXPECTED_FEATURES@")
 endif()

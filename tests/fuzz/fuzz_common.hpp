@@ -54,6 +54,8 @@ struct Providers {
     EVP_MD* default_md;
     EVP_MAC* our_mac;
     EVP_MAC* default_mac;
+    EVP_MD* our_bp_md;  // BLAKE2BP-512 (OpenSSL's default provider has no BLAKE2bp)
+    EVP_MAC* our_bp_mac;
 };
 
 inline const Providers& providers() {
@@ -71,7 +73,10 @@ inline const Providers& providers() {
         p.default_md = EVP_MD_fetch(p.libctx, "BLAKE2B-512", "provider=default");
         p.our_mac = EVP_MAC_fetch(p.libctx, "BLAKE2BMAC", "provider=blake2simd");
         p.default_mac = EVP_MAC_fetch(p.libctx, "BLAKE2BMAC", "provider=default");
-        if (!p.our_md || !p.default_md || !p.our_mac || !p.default_mac) {
+        p.our_bp_md = EVP_MD_fetch(p.libctx, "BLAKE2BP-512", "provider=blake2simd");
+        p.our_bp_mac = EVP_MAC_fetch(p.libctx, "BLAKE2BPMAC", "provider=blake2simd");
+        if (!p.our_md || !p.default_md || !p.our_mac || !p.default_mac || !p.our_bp_md ||
+            !p.our_bp_mac) {
             std::fprintf(stderr, "FATAL: cannot fetch the algorithms\n");
             std::abort();
         }

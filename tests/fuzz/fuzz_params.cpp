@@ -1,6 +1,7 @@
 // Parameter-parsing fuzz target: random OSSL_PARAM arrays (names, types, sizes, contents)
-// into the digest's and the MAC's set_ctx_params and init. Besides memory errors it checks
-// that a refused call changes nothing (the context and a copy taken before the call then
+// into the digest's and the MAC's set_ctx_params and init, for BLAKE2b (BLAKE2B-512,
+// BLAKE2BMAC) and, with mode bit 0x40, BLAKE2bp (BLAKE2BP-512, BLAKE2BPMAC). Besides memory errors
+// it checks that a refused call changes nothing (the context and a copy taken before the call then
 // give the same result) and that an accepted one yields exactly the size it reports.
 // SPDX-License-Identifier: Apache-2.0
 #include <openssl/core_names.h>
@@ -106,8 +107,8 @@ Bytes finish_digest(EVP_MD_CTX* ctx) {
     return out;
 }
 
-void fuzz_mac(const fuzz::Providers& p, RandomParams& random, uint8_t mode) {
-    EVP_MAC_CTX* ctx = EVP_MAC_CTX_new(p.our_mac);
+void fuzz_mac(EVP_MAC* mac, RandomParams& random, uint8_t mode) {
+    EVP_MAC_CTX* ctx = EVP_MAC_CTX_new(mac);
     if ((mode & 1) != 0) {
         EVP_MAC_init(ctx, kKey, sizeof kKey, nullptr);  // mid-message when the params arrive
         EVP_MAC_update(ctx, kMessage, 5);
@@ -142,9 +143,9 @@ void fuzz_mac(const fuzz::Providers& p, RandomParams& random, uint8_t mode) {
     EVP_MAC_CTX_free(ctx);
 }
 
-void fuzz_digest(const fuzz::Providers& p, RandomParams& random, uint8_t mode) {
+void fuzz_digest(const EVP_MD* md, RandomParams& random, uint8_t mode) {
     EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-    EVP_DigestInit_ex2(ctx, p.our_md, nullptr);
+    EVP_DigestInit_ex2(ctx, md, nullptr);
     if ((mode & 1) != 0) {
         EVP_DigestUpdate(ctx, kMessage, 7);
     }
@@ -152,7 +153,7 @@ void fuzz_digest(const fuzz::Providers& p, RandomParams& random, uint8_t mode) {
     EVP_MD_CTX_copy_ex(before, ctx);
     int rc = 0;
     if ((mode & 2) != 0) {
-        rc = EVP_DigestInit_ex2(ctx, p.our_md, random.params.data());
+        rc = EVP_DigestInit_ex2(ctx, md, random.params.data());
     } else {
         rc = EVP_MD_CTX_set_params(ctx, random.params.data());
     }
@@ -177,10 +178,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     RandomParams random;
     random.read(in);
     const fuzz::Providers& p = fuzz::providers();
+    const bool bp = (mode & 0x40) != 0;
     if ((mode & 0x80) != 0) {
-        fuzz_digest(p, random, mode);
+        fuzz_digest(bp ? p.our_bp_md : p.our_md, random, mode);
     } else {
-        fuzz_mac(p, random, mode);
+        fuzz_mac(bp ? p.our_bp_mac : p.our_mac, random, mode);
     }
     return 0;
 }

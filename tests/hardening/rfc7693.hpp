@@ -48,7 +48,7 @@ inline constexpr uint8_t kSchedule[10][16] = {
 };
 
 // RFC 7693 section 3.2, function F; the caller has already added the block's bytes to t.
-inline void compress(State& s, const uint8_t block[128], bool last) {
+inline void compress(State& s, const uint8_t block[128], bool last, bool last_node = false) {
     uint64_t m[16];
     uint64_t v[16];
     for (int i = 0; i < 16; ++i) {
@@ -62,6 +62,9 @@ inline void compress(State& s, const uint8_t block[128], bool last) {
     v[13] ^= s.t[1];
     if (last) {
         v[14] = ~v[14];
+    }
+    if (last_node) {  // tree modes: the last node of its level (f[1])
+        v[15] = ~v[15];
     }
     auto g = [&v](int a, int b, int c, int d, uint64_t x, uint64_t y) {
         v[a] = v[a] + v[b] + x;
@@ -102,15 +105,26 @@ struct Options {
     size_t key_len = 0;
     const uint8_t* salt = nullptr;      // 16 bytes or nullptr
     const uint8_t* personal = nullptr;  // 16 bytes or nullptr
+    // Tree parameters (BLAKE2 paper section 2.10); the defaults are sequential mode.
+    uint8_t fanout = 1;
+    uint8_t depth = 1;
+    uint64_t node_offset = 0;
+    uint8_t node_depth = 0;
+    uint8_t inner_length = 0;
 };
 
-// h0 from the parameter block (sequential mode: fanout 1, depth 1).
+// h0 from the parameter block.
 inline State initial_state(const Options& o) {
     uint8_t block[64] = {};
     block[0] = static_cast<uint8_t>(o.out_len);
     block[1] = static_cast<uint8_t>(o.key_len);
-    block[2] = 1;
-    block[3] = 1;
+    block[2] = o.fanout;
+    block[3] = o.depth;
+    for (int i = 0; i < 8; ++i) {  // bytes 8..15, little-endian (leaf length 4..7 stays 0)
+        block[8 + i] = static_cast<uint8_t>(o.node_offset >> (8 * i));
+    }
+    block[16] = o.node_depth;
+    block[17] = o.inner_length;
     if (o.salt != nullptr) {
         std::memcpy(block + 32, o.salt, 16);
     }
@@ -125,7 +139,8 @@ inline State initial_state(const Options& o) {
 }
 
 // Continues from `s` (which already counts every byte before `data`) to the digest.
-inline std::vector<uint8_t> finish_from(State s, const uint8_t* data, size_t len, size_t out_len) {
+inline std::vector<uint8_t> finish_from(State s, const uint8_t* data, size_t len, size_t out_len,
+                                        bool last_node = false) {
     uint8_t block[128];
     while (len > 128) {
         add_to_counter(s, 128);
@@ -138,7 +153,7 @@ inline std::vector<uint8_t> finish_from(State s, const uint8_t* data, size_t len
         std::memcpy(block, data, len);
     }
     add_to_counter(s, len);
-    compress(s, block, true);
+    compress(s, block, true, last_node);
     std::vector<uint8_t> out(out_len);
     for (size_t i = 0; i < out_len; ++i) {
         out[i] = static_cast<uint8_t>(s.h[i / 8] >> (8 * (i % 8)));
@@ -157,16 +172,45 @@ inline State keyed_state(const Options& o) {
     return s;
 }
 
-inline std::vector<uint8_t> hash(const Options& o, const uint8_t* data, size_t len) {
+inline std::vector<uint8_t> hash(const Options& o, const uint8_t* data, size_t len,
+                                 bool last_node = false) {
     if (o.key_len == 0) {
-        return finish_from(initial_state(o), data, len, o.out_len);
+        return finish_from(initial_state(o), data, len, o.out_len, last_node);
     }
     if (len == 0) {  // the key block is the last block
         uint8_t block[128] = {};
         std::memcpy(block, o.key, o.key_len);
-        return finish_from(initial_state(o), block, 128, o.out_len);
+        return finish_from(initial_state(o), block, 128, o.out_len, last_node);
     }
-    return finish_from(keyed_state(o), data, len, o.out_len);
+    return finish_from(keyed_state(o), data, len, o.out_len, last_node);
+}
+
+// BLAKE2bp (BLAKE2 paper section 2.10): 128-byte block j of the message goes to leaf j % 4;
+// each leaf (node offset 0..3, depth 0) is a keyed BLAKE2b of its blocks, leaf 3 the last
+// node; the root (depth 1, last node, no key block) hashes the four leaf digests.
+inline std::vector<uint8_t> blake2bp(const uint8_t* key, size_t key_len, const uint8_t* data,
+                                     size_t len) {
+    Options node;
+    node.key = key;
+    node.key_len = key_len;
+    node.fanout = 4;
+    node.depth = 2;
+    node.inner_length = 64;
+    std::vector<uint8_t> leaf_digests;
+    for (uint64_t leaf = 0; leaf < 4; ++leaf) {
+        std::vector<uint8_t> leaf_input;
+        for (size_t offset = leaf * 128; offset < len; offset += 4 * 128) {
+            const size_t n = len - offset < 128 ? len - offset : 128;
+            leaf_input.insert(leaf_input.end(), data + offset, data + offset + n);
+        }
+        node.node_offset = leaf;
+        const std::vector<uint8_t> digest =
+            hash(node, leaf_input.data(), leaf_input.size(), leaf == 3);
+        leaf_digests.insert(leaf_digests.end(), digest.begin(), digest.end());
+    }
+    node.node_offset = 0;
+    node.node_depth = 1;
+    return finish_from(initial_state(node), leaf_digests.data(), leaf_digests.size(), 64, true);
 }
 
 }  // namespace rfc7693

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -114,13 +115,20 @@ struct Module {
     const OSSL_DISPATCH* provider = nullptr;
     const OSSL_ITEM* reasons = nullptr;
 
-    const OSSL_DISPATCH* implementation(int operation) const {
+    // The first algorithm of the operation, or the one whose first name is `name`.
+    const OSSL_DISPATCH* implementation(int operation, const char* name = nullptr) const {
         auto* query = find_function<OSSL_FUNC_provider_query_operation_fn>(
             provider, OSSL_FUNC_PROVIDER_QUERY_OPERATION);
         int no_cache = -1;
         const OSSL_ALGORITHM* algorithms =
             query != nullptr ? query(provctx, operation, &no_cache) : nullptr;
-        return algorithms != nullptr ? algorithms[0].implementation : nullptr;
+        for (; algorithms != nullptr && algorithms->algorithm_names != nullptr; ++algorithms) {
+            const std::string names = std::string(algorithms->algorithm_names) + ":";
+            if (name == nullptr || names.find(std::string(name) + ":") == 0) {
+                return algorithms->implementation;
+            }
+        }
+        return nullptr;
     }
 
     std::string reason_text(uint32_t reason) const {
@@ -478,6 +486,189 @@ void check_failed_gets(Harness& h, const Module& module) {
             "digest get_params, block size 128 into a signed byte");
 }
 
+// --- BLAKE2bp: the same misuse through BLAKE2BP-512 and BLAKE2BPMAC (64-byte output only).
+
+DigestFns digest_functions(const OSSL_DISPATCH* table) {
+    return DigestFns{
+        find_function<OSSL_FUNC_digest_newctx_fn>(table, OSSL_FUNC_DIGEST_NEWCTX),
+        find_function<OSSL_FUNC_digest_freectx_fn>(table, OSSL_FUNC_DIGEST_FREECTX),
+        find_function<OSSL_FUNC_digest_dupctx_fn>(table, OSSL_FUNC_DIGEST_DUPCTX),
+        find_function<OSSL_FUNC_digest_init_fn>(table, OSSL_FUNC_DIGEST_INIT),
+        find_function<OSSL_FUNC_digest_update_fn>(table, OSSL_FUNC_DIGEST_UPDATE),
+        find_function<OSSL_FUNC_digest_final_fn>(table, OSSL_FUNC_DIGEST_FINAL),
+        find_function<OSSL_FUNC_digest_set_ctx_params_fn>(table, OSSL_FUNC_DIGEST_SET_CTX_PARAMS),
+        find_function<OSSL_FUNC_digest_get_ctx_params_fn>(table, OSSL_FUNC_DIGEST_GET_CTX_PARAMS),
+    };
+}
+
+MacFns mac_functions(const OSSL_DISPATCH* table) {
+    return MacFns{
+        find_function<OSSL_FUNC_mac_newctx_fn>(table, OSSL_FUNC_MAC_NEWCTX),
+        find_function<OSSL_FUNC_mac_freectx_fn>(table, OSSL_FUNC_MAC_FREECTX),
+        find_function<OSSL_FUNC_mac_dupctx_fn>(table, OSSL_FUNC_MAC_DUPCTX),
+        find_function<OSSL_FUNC_mac_init_fn>(table, OSSL_FUNC_MAC_INIT),
+        find_function<OSSL_FUNC_mac_update_fn>(table, OSSL_FUNC_MAC_UPDATE),
+        find_function<OSSL_FUNC_mac_final_fn>(table, OSSL_FUNC_MAC_FINAL),
+        find_function<OSSL_FUNC_mac_set_ctx_params_fn>(table, OSSL_FUNC_MAC_SET_CTX_PARAMS),
+        find_function<OSSL_FUNC_mac_get_ctx_params_fn>(table, OSSL_FUNC_MAC_GET_CTX_PARAMS),
+    };
+}
+
+// NULL data with a non-zero size, for each parameter BLAKE2bp looks at.
+void check_null_data_params(Harness& h, const std::string& what,
+                            const std::function<int(const OSSL_PARAM*)>& call) {
+    const char* const names[] = {OSSL_MAC_PARAM_SIZE, OSSL_MAC_PARAM_SALT, OSSL_MAC_PARAM_CUSTOM,
+                                 OSSL_MAC_PARAM_KEY};
+    const unsigned int types[] = {OSSL_PARAM_UNSIGNED_INTEGER, OSSL_PARAM_OCTET_STRING,
+                                  OSSL_PARAM_OCTET_STRING, OSSL_PARAM_OCTET_STRING};
+    for (size_t i = 0; i < 4; ++i) {
+        OSSL_PARAM null_data[] = {{names[i], types[i], nullptr, 8, OSSL_PARAM_UNMODIFIED},
+                                  OSSL_PARAM_construct_end()};
+        const int rc = call(null_data);
+        if (i == 3 && rc == 1) {
+            // The digest ignores a key param (it takes none); it still must not read it.
+            h.succeeds(rc, what + ", key param with NULL data (ignored)");
+            continue;
+        }
+        h.fails(rc, "", what + ", param " + names[i] + " with NULL data");
+    }
+}
+
+void check_blake2bp_digest(Harness& h, const Module& module) {
+    const OSSL_DISPATCH* table = module.implementation(OSSL_OP_DIGEST, "BLAKE2BP-512");
+    h.checks().expect(table != nullptr, "query_operation(OSSL_OP_DIGEST) has BLAKE2BP-512");
+    if (table == nullptr) {
+        return;
+    }
+    const DigestFns d = digest_functions(table);
+    const Bytes message = pattern(1300, 5);
+    const Bytes expected = rfc7693::blake2bp(nullptr, 0, message.data(), message.size());
+    Bytes out(128, 0xA5);
+    size_t outl = 0;
+    void* ctx = d.newctx(module.provctx);
+    h.checks().expect(ctx != nullptr, "BLAKE2BP-512 newctx");
+    h.fails(d.update(ctx, message.data(), 1), "not initialized", "BLAKE2BP-512 update before init");
+    h.fails(d.final(ctx, out.data(), &outl, 64), "not initialized",
+            "BLAKE2BP-512 final before init");
+    void* fresh_copy = d.dupctx(ctx);
+    h.fails(d.final(fresh_copy, out.data(), &outl, 64), "not initialized",
+            "BLAKE2BP-512 final on a fresh dup");
+    d.freectx(fresh_copy);
+
+    for (int round = 0; round < 2; ++round) {  // init twice on one context
+        std::fill(out.begin(), out.end(), 0xA5);
+        h.succeeds(d.init(ctx, nullptr), "BLAKE2BP-512 init #" + std::to_string(round + 1));
+        h.succeeds(d.update(ctx, nullptr, 0), "BLAKE2BP-512 zero-length update with NULL data");
+        h.succeeds(d.update(ctx, message.data(), message.size()), "BLAKE2BP-512 update");
+        outl = 0;
+        h.succeeds(d.final(ctx, nullptr, &outl, 0), "BLAKE2BP-512 final with NULL out");
+        h.checks().expect(outl == 64, "BLAKE2BP-512 NULL out reports 64");
+        h.fails(d.final(ctx, out.data(), &outl, 63), "output buffer too small",
+                "BLAKE2BP-512 final into 63 bytes");
+        h.checks().expect(untouched(out, 0), "BLAKE2BP-512: nothing written into 63 bytes");
+        h.succeeds(d.final(ctx, out.data(), &outl, 64), "BLAKE2BP-512 final");
+        h.checks().expect(
+            outl == 64 && untouched(out, 64) && Bytes(out.begin(), out.begin() + 64) == expected,
+            "BLAKE2BP-512 digest right, exactly 64 bytes written");
+    }
+    h.fails(d.final(ctx, out.data(), &outl, 64), "final already called",
+            "BLAKE2BP-512 final twice");
+    h.fails(d.update(ctx, message.data(), 1), "update after final",
+            "BLAKE2BP-512 update after final");
+
+    size_t size = 32;
+    OSSL_PARAM bad[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_SIZE, &size),
+                        OSSL_PARAM_construct_end()};
+    h.fails(d.init(ctx, bad), "64 bytes only", "BLAKE2BP-512 init with size 32");
+    h.fails(d.update(ctx, message.data(), 1), "update after final",
+            "BLAKE2BP-512 phase survives a failed init");
+    check_null_data_params(h, "BLAKE2BP-512 set_params",
+                           [&](const OSSL_PARAM* p) { return d.set_params(ctx, p); });
+    check_null_data_params(h, "BLAKE2BP-512 init",
+                           [&](const OSSL_PARAM* p) { return d.init(ctx, p); });
+    d.freectx(ctx);
+}
+
+void check_blake2bp_mac(Harness& h, const Module& module) {
+    const OSSL_DISPATCH* table = module.implementation(OSSL_OP_MAC, "BLAKE2BPMAC");
+    h.checks().expect(table != nullptr, "query_operation(OSSL_OP_MAC) has BLAKE2BPMAC");
+    if (table == nullptr) {
+        return;
+    }
+    const MacFns m = mac_functions(table);
+    const Bytes key = pattern(64, 9);
+    const Bytes other_key = pattern(33, 2);
+    const Bytes long_key = pattern(65, 9);
+    const Bytes message = pattern(700, 4);
+    const Bytes expected =
+        rfc7693::blake2bp(key.data(), key.size(), message.data(), message.size());
+    const Bytes expected_empty = rfc7693::blake2bp(key.data(), key.size(), nullptr, 0);
+    Bytes out(128, 0xA5);
+    size_t outl = 0;
+    void* ctx = m.newctx(module.provctx);
+    h.checks().expect(ctx != nullptr, "BLAKE2BPMAC newctx");
+
+    h.fails(m.init(ctx, nullptr, 0, nullptr), "no key set", "BLAKE2BPMAC init, no key ever set");
+    h.fails(m.init(ctx, key.data(), 0, nullptr), "invalid key length", "BLAKE2BPMAC 0-byte key");
+    h.fails(m.init(ctx, long_key.data(), 65, nullptr), "invalid key length",
+            "BLAKE2BPMAC 65-byte key");
+    h.fails(m.update(ctx, message.data(), 1), "not initialized", "BLAKE2BPMAC update before init");
+    h.fails(m.final(ctx, out.data(), &outl, 64), "not initialized",
+            "BLAKE2BPMAC final before init");
+
+    h.succeeds(m.init(ctx, key.data(), key.size(), nullptr), "BLAKE2BPMAC init");
+    h.succeeds(m.final(ctx, nullptr, &outl, 0), "BLAKE2BPMAC final with NULL out");
+    h.checks().expect(outl == 64, "BLAKE2BPMAC NULL out reports 64");
+    h.succeeds(m.update(ctx, message.data(), message.size()), "BLAKE2BPMAC update");
+    h.fails(m.final(ctx, out.data(), &outl, 63), "output buffer too small",
+            "BLAKE2BPMAC final into 63");
+    h.checks().expect(untouched(out, 0), "BLAKE2BPMAC: nothing written into 63 bytes");
+    h.succeeds(m.final(ctx, out.data(), &outl, 64), "BLAKE2BPMAC final into 64");
+    h.checks().expect(
+        outl == 64 && untouched(out, 64) && Bytes(out.begin(), out.begin() + 64) == expected,
+        "BLAKE2BPMAC right, exactly 64 bytes written");
+    h.fails(m.final(ctx, out.data(), &outl, 64), "final already called", "BLAKE2BPMAC final twice");
+    h.fails(m.update(ctx, message.data(), 1), "update after final",
+            "BLAKE2BPMAC update after final");
+
+    for (int round = 0; round < 2; ++round) {  // re-init without a key keeps the key
+        h.succeeds(m.init(ctx, nullptr, 0, nullptr), "BLAKE2BPMAC re-init without key");
+        h.succeeds(m.update(ctx, message.data(), message.size()), "BLAKE2BPMAC update");
+        h.succeeds(m.final(ctx, out.data(), &outl, 64), "BLAKE2BPMAC final");
+        h.checks().expect(Bytes(out.begin(), out.begin() + 64) == expected,
+                          "BLAKE2BPMAC after re-init #" + std::to_string(round + 1));
+    }
+    h.succeeds(m.init(ctx, nullptr, 0, nullptr), "BLAKE2BPMAC init for the empty message");
+    void* copy = m.dupctx(ctx);
+    h.succeeds(m.final(ctx, out.data(), &outl, 64), "BLAKE2BPMAC final of the empty message");
+    h.checks().expect(Bytes(out.begin(), out.begin() + 64) == expected_empty,
+                      "BLAKE2BPMAC empty message");
+    h.succeeds(m.final(copy, out.data(), &outl, 64), "BLAKE2BPMAC copy final, empty message");
+    h.checks().expect(Bytes(out.begin(), out.begin() + 64) == expected_empty,
+                      "BLAKE2BPMAC copy gives the empty-message MAC");
+    m.freectx(copy);
+
+    void* fresh = m.newctx(module.provctx);
+    check_null_data_params(h, "BLAKE2BPMAC set_params",
+                           [&](const OSSL_PARAM* p) { return m.set_params(fresh, p); });
+    check_null_data_params(h, "BLAKE2BPMAC init",
+                           [&](const OSSL_PARAM* p) { return m.init(fresh, nullptr, 0, p); });
+    m.freectx(fresh);
+
+    // A failing init with a new key and a bad size changes nothing.
+    size_t bad_size = 32;
+    OSSL_PARAM bad[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &bad_size),
+                        OSSL_PARAM_construct_end()};
+    h.fails(m.init(ctx, other_key.data(), other_key.size(), bad), "64 bytes only",
+            "BLAKE2BPMAC init with a new key and size 32");
+    h.succeeds(m.init(ctx, nullptr, 0, nullptr), "BLAKE2BPMAC init after the failed one");
+    h.succeeds(m.update(ctx, message.data(), message.size()), "BLAKE2BPMAC update");
+    h.succeeds(m.final(ctx, out.data(), &outl, 64), "BLAKE2BPMAC final");
+    h.checks().expect(Bytes(out.begin(), out.begin() + 64) == expected,
+                      "BLAKE2BPMAC keeps the old key after a failed init");
+    m.freectx(ctx);
+}
+
 }  // namespace
 
 int main() {
@@ -504,6 +695,8 @@ int main() {
     check_digest(harness, module);
     check_mac(harness, module);
     check_failed_gets(harness, module);
+    check_blake2bp_digest(harness, module);
+    check_blake2bp_mac(harness, module);
 
     auto* teardown =
         find_function<OSSL_FUNC_provider_teardown_fn>(module.provider, OSSL_FUNC_PROVIDER_TEARDOWN);

@@ -1,6 +1,7 @@
 // Concurrency: many threads hashing with one shared fetched EVP_MD / EVP_MAC and contexts of
 // their own, and concurrent provider loads into separate library contexts (each first use
-// resolves a kernel choice: where a racy once-initialisation would show, under TSan).
+// resolves a kernel choice: where a racy once-initialisation would show, under TSan); for
+// BLAKE2b (BLAKE2B-512, BLAKE2BMAC) and BLAKE2bp (BLAKE2BP-512, BLAKE2BPMAC).
 // SPDX-License-Identifier: Apache-2.0
 #include <openssl/evp.h>
 #include <openssl/provider.h>
@@ -45,11 +46,18 @@ Bytes mac_once(EVP_MAC* mac, const Bytes& message) {
     return out ? *out : Bytes{};
 }
 
-void check_shared_algorithms(b2test::Report& report) {
+struct Names {
+    const char* digest;
+    const char* mac;
+};
+constexpr Names kBlake2b{b2test::kDigestName, b2test::kMacName};
+constexpr Names kBlake2bp{"BLAKE2BP-512", "BLAKE2BPMAC"};
+
+void check_shared_algorithms(b2test::Report& report, const Names& names) {
     b2test::ProviderSession session(b2test::ProviderSession::Default::exclude);
-    b2test::MdPtr md = session.fetch_md(b2test::kDigestName, b2test::kOurPropq);
-    b2test::MacPtr mac = session.fetch_mac(b2test::kMacName, b2test::kOurPropq);
-    B2_REQUIRE(md && mac, "fetch from blake2simd");
+    b2test::MdPtr md = session.fetch_md(names.digest, b2test::kOurPropq);
+    b2test::MacPtr mac = session.fetch_mac(names.mac, b2test::kOurPropq);
+    B2_REQUIRE(md && mac, std::string("fetch ") + names.digest + " and " + names.mac);
 
     const int total = kThreads * kMessagesPerThread;
     std::vector<Bytes> expected_digest(static_cast<size_t>(total));
@@ -82,17 +90,18 @@ void check_shared_algorithms(b2test::Report& report) {
     B2_CHECK(report, mismatches.load() == 0,
              std::to_string(mismatches.load()) + " concurrent results differ");
     B2_CHECK(report, computed.load() == 2 * kThreads * total, "every thread finished");
-    std::printf("shared EVP_MD/EVP_MAC: %d threads, %d digests+MACs\n", kThreads, computed.load());
+    std::printf("shared %s/%s: %d threads, %d digests+MACs\n", names.digest, names.mac, kThreads,
+                computed.load());
 }
 
 // Every thread creates its own library context, loads the module, and hashes: the first use
 // resolves the kernel choice of that provider instance while the others do the same.
-void check_concurrent_loads(b2test::Report& report) {
+void check_concurrent_loads(b2test::Report& report, const Names& names) {
     const Bytes message = message_for(1000);
     Bytes expected;
     {
         b2test::ProviderSession session(b2test::ProviderSession::Default::exclude);
-        b2test::MdPtr md = session.fetch_md(b2test::kDigestName, b2test::kOurPropq);
+        b2test::MdPtr md = session.fetch_md(names.digest, b2test::kOurPropq);
         expected = digest_once(md.get(), message);
     }
     std::atomic<int> failures{0};
@@ -108,7 +117,7 @@ void check_concurrent_loads(b2test::Report& report) {
                 const std::string dir = b2test::module_dir();
                 OSSL_PROVIDER_set_default_search_path(libctx, dir.c_str());
                 OSSL_PROVIDER* provider = OSSL_PROVIDER_load(libctx, b2test::kOurProvider);
-                EVP_MD* md = EVP_MD_fetch(libctx, b2test::kDigestName, b2test::kOurPropq);
+                EVP_MD* md = EVP_MD_fetch(libctx, names.digest, b2test::kOurPropq);
                 if (provider == nullptr || md == nullptr || digest_once(md, message) != expected) {
                     ++failures;
                 }
@@ -126,14 +135,17 @@ void check_concurrent_loads(b2test::Report& report) {
     }
     B2_CHECK(report, failures.load() == 0,
              std::to_string(failures.load()) + " concurrent loads failed or hashed wrong");
-    std::printf("concurrent provider loads: %d threads x 3 library contexts\n", kThreads);
+    std::printf("concurrent provider loads, first use by %s: %d threads x 3 library contexts\n",
+                names.digest, kThreads);
 }
 
 }  // namespace
 
 int main() {
     b2test::Report report("test_threads");
-    check_shared_algorithms(report);
-    check_concurrent_loads(report);
+    for (const Names& names : {kBlake2b, kBlake2bp}) {
+        check_shared_algorithms(report, names);
+        check_concurrent_loads(report, names);
+    }
     return report.finish();
 }

@@ -1,0 +1,283 @@
+// A caller that passes a length near SIZE_MAX (a negative int converted, (size_t)-1 as "unknown")
+// must get an over-read of its own input, never a write past the engine's buffers: for both
+// streaming engines, with the engine alone on a page between two guard pages and the input
+// between guard pages too, the first fault must be a read of a guard page around the input.
+// Each case runs in a child process, which a SIGSEGV handler ends with the fault's class.
+// Then, in this process: both engines stream messages that end at (or start right after) a
+// guard page, with the engine itself between guard pages, on every usable kernel and 4-lane
+// candidate; any stray access would end the test with SIGSEGV, and every digest must equal
+// the independent rfc7693.hpp result.
+// SPDX-License-Identifier: Apache-2.0
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <vector>
+
+#include "blake2b_engine.hpp"
+#include "blake2bp_engine.hpp"
+#include "dispatch.hpp"
+#include "rfc7693.hpp"
+
+namespace {
+
+using blake2simd::Blake2bEngine;
+using blake2simd::Blake2bpEngine;
+
+constexpr int kReadOfInputGuard = 10;  // the expected outcome
+constexpr int kFaultAtEngineGuard = 11;
+constexpr int kFaultElsewhere = 12;
+constexpr int kReturned = 13;
+constexpr int kSetupFailed = 14;
+
+// A region of `pages` usable pages between two PROT_NONE pages.
+struct Guarded {
+    uint8_t* usable = nullptr;
+    size_t bytes = 0;
+    size_t page = 0;
+
+    bool map(size_t pages) {
+        page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+        bytes = pages * page;
+        void* mapping = mmap(nullptr, bytes + 2 * page, PROT_READ | PROT_WRITE,
+                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (mapping == MAP_FAILED) {
+            return false;
+        }
+        auto* base = static_cast<uint8_t*>(mapping);
+        usable = base + page;
+        return mprotect(base, page, PROT_NONE) == 0 &&
+               mprotect(usable + bytes, page, PROT_NONE) == 0;
+    }
+    bool in_guard(uintptr_t address) const {
+        const auto start = reinterpret_cast<uintptr_t>(usable);
+        return (address >= start - page && address < start) ||
+               (address >= start + bytes && address < start + bytes + page);
+    }
+};
+
+Guarded g_engine_area;
+Guarded g_input_area;
+
+void on_fault(int, siginfo_t* info, void*) {
+    const auto address = reinterpret_cast<uintptr_t>(info->si_addr);
+    if (g_input_area.in_guard(address)) {
+        _exit(kReadOfInputGuard);
+    }
+    _exit(g_engine_area.in_guard(address) ? kFaultAtEngineGuard : kFaultElsewhere);
+}
+
+// The input starts in the middle of 64 KiB, so a copy or read running either way meets the
+// input's guard only after far more bytes than the engine's page holds around its buffers: a
+// bound that wraps turns into a write that reaches an engine guard first.
+const uint8_t* prepare_input() {
+    for (size_t i = 0; i < g_input_area.bytes; ++i) {
+        g_input_area.usable[i] = static_cast<uint8_t>(i * 7 + 1);
+    }
+    return g_input_area.usable + g_input_area.bytes / 2;
+}
+
+template <class Engine, class Start>
+[[noreturn]] void run_child(Start start, size_t already_buffered) {
+    struct sigaction action {};
+    action.sa_sigaction = on_fault;
+    action.sa_flags = SA_SIGINFO;
+    sigemptyset(&action.sa_mask);
+    if (!g_engine_area.map(1) || !g_input_area.map(16) ||
+        sigaction(SIGSEGV, &action, nullptr) != 0 || sigaction(SIGBUS, &action, nullptr) != 0) {
+        _exit(kSetupFailed);
+    }
+    const uint8_t* input = prepare_input();
+    // At the start of its page: a write running backwards meets the guard just before it.
+    static_assert(sizeof(Engine) < 4096);
+    auto* engine = new (g_engine_area.usable) Engine;
+    start(*engine);
+    engine->update(input, already_buffered);
+    const size_t huge = SIZE_MAX - 40;
+    engine->update(input + already_buffered, huge);
+    _exit(kReturned);
+}
+
+const char* describe(int status) {
+    if (!WIFEXITED(status)) {
+        return "killed by a signal (sanitizer report or unexpected crash)";
+    }
+    switch (WEXITSTATUS(status)) {
+        case kReadOfInputGuard:
+            return "first fault: reading past the input (expected)";
+        case kFaultAtEngineGuard:
+            return "first fault: WRITING PAST THE ENGINE (out-of-bounds write)";
+        case kFaultElsewhere:
+            return "first fault outside both guarded areas";
+        case kReturned:
+            return "update returned after a length near SIZE_MAX (it cannot have read that input)";
+        case kSetupFailed:
+            return "setup failed (mmap/sigaction)";
+        default:
+            return "unexpected exit status";
+    }
+}
+
+template <class Fork>
+bool check(const char* what, Fork child) {
+    std::fflush(stdout);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        child();
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+        std::printf("FAIL %s: fork/wait\n", what);
+        return false;
+    }
+    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == kReadOfInputGuard;
+    std::printf("%s %s: %s\n", ok ? "ok  " : "FAIL", what, describe(status));
+    return ok;
+}
+
+// --- streams against guard pages
+
+using Bytes = std::vector<uint8_t>;
+
+blake2simd::CompressFn single_lane_for(blake2simd::KernelId id) {
+    namespace dispatch = blake2simd::dispatch;
+    for (const blake2simd::KernelInfo& kernel : dispatch::compiled_kernels()) {
+        if (kernel.id == id && dispatch::is_runnable(kernel)) {
+            return kernel.compress;
+        }
+    }
+    return dispatch::compiled_kernels()[0].compress;
+}
+
+template <class Engine>
+Bytes stream(Engine& engine, const uint8_t* message, size_t length, size_t piece) {
+    for (size_t offset = 0; offset < length; offset += piece) {
+        engine.update(message + offset, length - offset < piece ? length - offset : piece);
+    }
+    Bytes out(64);
+    engine.finish(out.data());
+    return out;
+}
+
+int check_streams_at_guards() {
+    namespace dispatch = blake2simd::dispatch;
+    Guarded engine_area;
+    Guarded input_area;
+    if (!engine_area.map(1) || !input_area.map(1)) {
+        std::printf("FAIL: cannot map guarded areas\n");
+        return 1;
+    }
+    static const uint8_t key[] = "streams against guard pages";
+    const auto candidates = dispatch::lanes4_candidates();
+    const auto measurements = dispatch::lanes4_measurements();
+    int failed = 0;
+    int cases = 0;
+    for (const size_t length :
+         {0, 1, 127, 128, 129, 511, 512, 513, 895, 896, 897, 1024, 1500, 2049, 4096}) {
+        for (const bool at_end : {true, false}) {
+            uint8_t* message =
+                at_end ? input_area.usable + input_area.bytes - length : input_area.usable;
+            for (size_t i = 0; i < length; ++i) {
+                message[i] = static_cast<uint8_t>(i * 13 + length);
+            }
+            for (const bool keyed : {false, true}) {
+                const size_t key_length = keyed ? sizeof key : 0;
+                const Bytes expected_bp = rfc7693::blake2bp(key, key_length, message, length);
+                for (size_t c = 0; c < candidates.size(); ++c) {
+                    if (!measurements[c].usable) {
+                        continue;
+                    }
+                    for (const size_t piece : {size_t{4096}, size_t{511}, size_t{100}}) {
+                        auto* engine = new (engine_area.usable) Blake2bpEngine;
+                        engine->start(single_lane_for(candidates[c].id), candidates[c].compress4,
+                                      key, key_length);
+                        ++cases;
+                        if (stream(*engine, message, length, piece) != expected_bp) {
+                            ++failed;
+                            std::printf(
+                                "FAIL BLAKE2bp, candidate %zu, %zu bytes %s a guard, "
+                                "pieces of %zu\n",
+                                c, length, at_end ? "ending at" : "starting at", piece);
+                        }
+                    }
+                }
+                rfc7693::Options o;
+                o.key = key;
+                o.key_len = key_length;
+                const Bytes expected_b = rfc7693::hash(o, message, length);
+                for (const blake2simd::KernelInfo& kernel : dispatch::compiled_kernels()) {
+                    if (!dispatch::is_runnable(kernel)) {
+                        continue;
+                    }
+                    auto* engine = new (engine_area.usable) Blake2bEngine;
+                    blake2simd::Blake2bParams params;
+                    params.key_length = static_cast<uint8_t>(key_length);
+                    uint8_t padded[blake2simd::kMaxKeyBytes] = {};
+                    std::memcpy(padded, key, key_length);
+                    if (keyed) {
+                        engine->start_keyed_empty(kernel.compress, params, padded);
+                    } else {
+                        engine->start(kernel.compress, params);
+                    }
+                    ++cases;
+                    if (stream(*engine, message, length, 100) != expected_b) {
+                        ++failed;
+                        std::printf("FAIL BLAKE2b, %s, %zu bytes %s a guard\n", kernel.name, length,
+                                    at_end ? "ending at" : "starting at");
+                    }
+                }
+            }
+        }
+    }
+    std::printf("streams against guard pages: %d cases, %d failed\n", cases, failed);
+    return failed;
+}
+
+}  // namespace
+
+int main() {
+    const blake2simd::KernelInfo& ref = blake2simd::dispatch::compiled_kernels()[0];
+    const blake2simd::Compress4Fn ref4 = blake2simd::dispatch::lanes4_candidates()[0].compress4;
+    int failed = 0;
+    int tried = 0;
+    // Every pending length class of BLAKE2bp: none, part of a group, more than a group.
+    for (const size_t buffered :
+         {size_t{0}, size_t{1}, size_t{100}, size_t{511}, size_t{600}, size_t{895}, size_t{896}}) {
+        char what[96];
+        std::snprintf(what, sizeof what, "BLAKE2bp engine, %zu bytes pending, length SIZE_MAX-40",
+                      buffered);
+        ++tried;
+        failed += check(what,
+                        [&] {
+                            run_child<Blake2bpEngine>(
+                                [&](Blake2bpEngine& e) { e.start(ref.compress, ref4, nullptr, 0); },
+                                buffered);
+                        })
+                      ? 0
+                      : 1;
+    }
+    for (const size_t buffered : {size_t{0}, size_t{1}, size_t{127}, size_t{128}}) {
+        char what[96];
+        std::snprintf(what, sizeof what, "BLAKE2b engine, %zu bytes buffered, length SIZE_MAX-40",
+                      buffered);
+        ++tried;
+        failed += check(what,
+                        [&] {
+                            run_child<Blake2bEngine>(
+                                [&](Blake2bEngine& e) {
+                                    e.start(ref.compress, blake2simd::Blake2bParams{});
+                                },
+                                buffered);
+                        })
+                      ? 0
+                      : 1;
+    }
+    failed += check_streams_at_guards();
+    std::printf("test_engine_bounds: %d cases, %d failed\n", tried, failed);
+    return failed == 0 ? 0 : 1;
+}

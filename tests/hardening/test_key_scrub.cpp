@@ -1,0 +1,248 @@
+// After a keyed init, no word of the key may be left on the dead stack below the caller or in
+// the vector registers: for BLAKE2BMAC and BLAKE2BPMAC, with every kernel this CPU runs
+// requested in turn. The module is driven through a minimal core (direct_module.hpp), so
+// every frame below the probe is the module's. Before each init the region is filled with a
+// pattern; right after it the probe copies the region and the registers without calling
+// anything, then searches them for each 8-byte word of the key at every byte offset.
+// A positive control leaves the key on the stack on purpose and must be found.
+//
+// Under ASan with detect_stack_use_after_return, instrumented frames with arrays live on
+// ASan's fake stack, not below the caller; then this test sees only what stays on the real
+// stack (spills, the assembly kernel) and proves less.
+// SPDX-License-Identifier: Apache-2.0
+#include <cpuid.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "direct_module.hpp"
+
+namespace {
+
+constexpr size_t kScanBytes = 32 * 1024;
+constexpr size_t kKeyBytes = 64;
+constexpr size_t kWord = 8;
+
+// xmm/ymm 0-15 (32 bytes each), ymm16-31 where AVX-512VL exists.
+constexpr size_t kRegisterBytes = 32 * 32;
+
+uint8_t g_stack_copy[kScanBytes];
+uint8_t g_registers[kRegisterBytes];
+
+struct Cpu {
+    bool avx = false;
+    bool avx512vl = false;
+};
+
+Cpu detect() {
+    Cpu cpu;
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    __cpuid(1, a, b, c, d);
+    const bool osxsave = (c & (1u << 27)) != 0;
+    unsigned xcr0 = 0;
+    if (osxsave) {
+        unsigned high = 0;
+        __asm__ volatile("xgetbv" : "=a"(xcr0), "=d"(high) : "c"(0));
+    }
+    cpu.avx = osxsave && (c & (1u << 28)) != 0 && (xcr0 & 6) == 6;
+    if (__get_cpuid_max(0, nullptr) >= 7) {
+        __cpuid_count(7, 0, a, b, c, d);
+        cpu.avx512vl =
+            cpu.avx && (xcr0 & 0xE0) == 0xE0 && (b & (1u << 16)) != 0 && (b & (1u << 31)) != 0;
+    }
+    return cpu;
+}
+
+const Cpu g_cpu = detect();
+
+// Copies the vector registers first thing; always inlined into the probe, so nothing runs
+// between the module's return and this.
+__attribute__((always_inline)) inline void dump_registers() {
+    uint8_t* r = g_registers;
+    if (g_cpu.avx) {
+        __asm__ volatile(
+            "vmovdqu %%ymm0, 0(%0)\n\tvmovdqu %%ymm1, 32(%0)\n\tvmovdqu %%ymm2, 64(%0)\n\t"
+            "vmovdqu %%ymm3, 96(%0)\n\tvmovdqu %%ymm4, 128(%0)\n\tvmovdqu %%ymm5, 160(%0)\n\t"
+            "vmovdqu %%ymm6, 192(%0)\n\tvmovdqu %%ymm7, 224(%0)\n\tvmovdqu %%ymm8, 256(%0)\n\t"
+            "vmovdqu %%ymm9, 288(%0)\n\tvmovdqu %%ymm10, 320(%0)\n\tvmovdqu %%ymm11, 352(%0)\n\t"
+            "vmovdqu %%ymm12, 384(%0)\n\tvmovdqu %%ymm13, 416(%0)\n\tvmovdqu %%ymm14, 448(%0)\n\t"
+            "vmovdqu %%ymm15, 480(%0)\n\t"
+            :
+            : "r"(r)
+            : "memory");
+    } else {
+        __asm__ volatile(
+            "movdqu %%xmm0, 0(%0)\n\tmovdqu %%xmm1, 32(%0)\n\tmovdqu %%xmm2, 64(%0)\n\t"
+            "movdqu %%xmm3, 96(%0)\n\tmovdqu %%xmm4, 128(%0)\n\tmovdqu %%xmm5, 160(%0)\n\t"
+            "movdqu %%xmm6, 192(%0)\n\tmovdqu %%xmm7, 224(%0)\n\tmovdqu %%xmm8, 256(%0)\n\t"
+            "movdqu %%xmm9, 288(%0)\n\tmovdqu %%xmm10, 320(%0)\n\tmovdqu %%xmm11, 352(%0)\n\t"
+            "movdqu %%xmm12, 384(%0)\n\tmovdqu %%xmm13, 416(%0)\n\tmovdqu %%xmm14, 448(%0)\n\t"
+            "movdqu %%xmm15, 480(%0)\n\t"
+            :
+            : "r"(r)
+            : "memory");
+    }
+    if (g_cpu.avx512vl) {
+        __asm__ volatile(
+            "vmovdqu64 %%ymm16, 512(%0)\n\tvmovdqu64 %%ymm17, 544(%0)\n\t"
+            "vmovdqu64 %%ymm18, 576(%0)\n\tvmovdqu64 %%ymm19, 608(%0)\n\t"
+            "vmovdqu64 %%ymm20, 640(%0)\n\tvmovdqu64 %%ymm21, 672(%0)\n\t"
+            "vmovdqu64 %%ymm22, 704(%0)\n\tvmovdqu64 %%ymm23, 736(%0)\n\t"
+            "vmovdqu64 %%ymm24, 768(%0)\n\tvmovdqu64 %%ymm25, 800(%0)\n\t"
+            "vmovdqu64 %%ymm26, 832(%0)\n\tvmovdqu64 %%ymm27, 864(%0)\n\t"
+            "vmovdqu64 %%ymm28, 896(%0)\n\tvmovdqu64 %%ymm29, 928(%0)\n\t"
+            "vmovdqu64 %%ymm30, 960(%0)\n\tvmovdqu64 %%ymm31, 992(%0)\n\t"
+            :
+            : "r"(r)
+            : "memory");
+    }
+}
+
+// The dead stack below the current frame, byte by byte through a volatile pointer (no call,
+// so no frame of ours lands in the region first).
+__attribute__((always_inline, no_sanitize("address"))) inline void copy_dead_stack() {
+    uintptr_t sp = 0;
+    __asm__ volatile("mov %%rsp, %0" : "=r"(sp));
+    const volatile uint8_t* below = reinterpret_cast<const volatile uint8_t*>(sp - kScanBytes);
+    for (size_t i = 0; i < kScanBytes; ++i) {
+        g_stack_copy[i] = below[i];
+    }
+}
+
+// Fills the region the module's frames will occupy with a pattern that is no key word.
+__attribute__((noinline, no_sanitize("address"))) void fill_dead_stack() {
+    volatile uint8_t area[kScanBytes + 1024];
+    for (size_t i = 0; i < sizeof area; ++i) {
+        area[i] = 0x5A;
+    }
+}
+
+using Init = int (*)(void* ctx, const uint8_t* key, size_t length);
+
+__attribute__((noinline)) int probe(Init init, void* ctx, const uint8_t* key) {
+    const int rc = init(ctx, key, kKeyBytes);
+    dump_registers();
+    copy_dead_stack();
+    return rc;
+}
+
+// The positive control: leaves the key in its frame, then returns. Not instrumented, so under
+// ASan too the array is on the real stack.
+__attribute__((noinline, no_sanitize("address"))) int leave_key_on_stack(void*, const uint8_t* key,
+                                                                         size_t length) {
+    volatile uint8_t copy[kKeyBytes];
+    for (size_t i = 0; i < length && i < kKeyBytes; ++i) {
+        copy[i] = key[i];
+    }
+    return copy[0] == key[0] ? 1 : 0;
+}
+
+struct Findings {
+    size_t stack_words = 0;
+    size_t deepest = 0;  // bytes below the probe's stack pointer
+    size_t register_words = 0;
+};
+
+Findings search(const uint8_t* key) {
+    Findings found;
+    for (size_t w = 0; w + kWord <= kKeyBytes; w += kWord) {
+        for (size_t at = 0; at + kWord <= kScanBytes; ++at) {
+            if (std::memcmp(g_stack_copy + at, key + w, kWord) == 0) {
+                ++found.stack_words;
+                const size_t depth = kScanBytes - at;
+                found.deepest = depth > found.deepest ? depth : found.deepest;
+            }
+        }
+        for (size_t at = 0; at + kWord <= kRegisterBytes; ++at) {
+            if (std::memcmp(g_registers + at, key + w, kWord) == 0) {
+                ++found.register_words;
+            }
+        }
+    }
+    return found;
+}
+
+Findings run_probe(Init init, void* ctx, const uint8_t* key) {
+    std::memset(g_registers, 0, sizeof g_registers);
+    fill_dead_stack();
+    probe(init, ctx, key);
+    return search(key);
+}
+
+// The MAC's init through its dispatch entry, adapted to the probe's signature.
+direct_module::MacFns g_mac;
+int mac_init(void* ctx, const uint8_t* key, size_t length) {
+    return g_mac.init(ctx, key, length, nullptr);
+}
+
+std::vector<uint8_t> distinctive_key() {
+    std::vector<uint8_t> key(kKeyBytes);
+    uint64_t x = 0x9E3779B97F4A7C15ULL;
+    for (uint8_t& byte : key) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        byte = static_cast<uint8_t>(x >> 56);
+    }
+    return key;
+}
+
+}  // namespace
+
+int main() {
+    const std::vector<uint8_t> key = distinctive_key();
+    int failed = 0;
+    int tried = 0;
+
+    const Findings control = run_probe(&leave_key_on_stack, nullptr, key.data());
+    ++tried;
+    if (control.stack_words < kKeyBytes / kWord) {
+        std::printf(
+            "FAIL positive control: only %zu key words found where the whole key was "
+            "left on the stack\n",
+            control.stack_words);
+        ++failed;
+    }
+
+    int served = 0;
+    for (const char* kernel : {"ref", "x64", "ssse3", "avx", "avx2", "avx512"}) {
+        direct_module::Instance instance;
+        if (!instance.open(kernel)) {
+            std::printf("FAIL: provider instance for %s\n", kernel);
+            return 1;
+        }
+        if (instance.param("kernel") != kernel) {
+            std::printf("skip %-6s: not served on this CPU/build\n", kernel);
+            instance.close();
+            continue;
+        }
+        ++served;
+        for (const char* mac : {"BLAKE2BMAC", "BLAKE2BPMAC"}) {
+            g_mac = instance.mac(mac);
+            void* ctx = g_mac.newctx != nullptr ? g_mac.newctx(instance.provctx()) : nullptr;
+            if (ctx == nullptr) {
+                std::printf("FAIL: %s newctx\n", mac);
+                return 1;
+            }
+            // Twice: the first init may also run first-use work deeper in the stack.
+            run_probe(&mac_init, ctx, key.data());
+            const Findings found = run_probe(&mac_init, ctx, key.data());
+            ++tried;
+            const bool clean = found.stack_words == 0 && found.register_words == 0;
+            std::printf(
+                "%s %-6s %-11s: %zu key words on the dead stack (deepest %zu bytes "
+                "below the caller), %zu in vector registers\n",
+                clean ? "ok  " : "FAIL", kernel, mac, found.stack_words, found.deepest,
+                found.register_words);
+            failed += clean ? 0 : 1;
+            g_mac.freectx(ctx);
+        }
+        instance.close();
+    }
+    std::printf("test_key_scrub: %d kernels served, %d cases, %d failed (control found %zu)\n",
+                served, tried, failed, control.stack_words);
+    return failed == 0 && served > 0 ? 0 : 1;
+}

@@ -1,0 +1,255 @@
+// Guard pages around every input and state: every runnable single-lane kernel (ref included)
+// and every usable 4-lane candidate (native and lane by lane) must neither read a byte outside
+// its blocks nor write a byte outside its states. Inputs end exactly at a PROT_NONE page (and,
+// in a second pass, start right after one); states sit against guard pages the same way. An
+// access outside ends the process with SIGSEGV, so a pass means no stray access happened.
+// A negative control (a kernel that reads one byte too many, run in a child) shows the guard
+// catches it.
+// SPDX-License-Identifier: Apache-2.0
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "dispatch.hpp"
+#include "kernels_check.hpp"
+
+namespace {
+
+using blake2simd::Blake2bState;
+using blake2simd::kBlockBytes;
+using blake2simd::kLanes;
+namespace dispatch = blake2simd::dispatch;
+
+constexpr size_t kMaxSteps = 5;
+constexpr size_t kAreaBytes = kMaxSteps * kLanes * kBlockBytes;
+
+// `pages` usable pages with a PROT_NONE page before and after.
+class GuardedArea {
+  public:
+    explicit GuardedArea(size_t bytes) {
+        m_page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+        m_usable = (bytes + m_page - 1) / m_page * m_page;
+        void* mapping = mmap(nullptr, m_usable + 2 * m_page, PROT_READ | PROT_WRITE,
+                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (mapping == MAP_FAILED) {
+            return;
+        }
+        auto* base = static_cast<uint8_t*>(mapping);
+        if (mprotect(base, m_page, PROT_NONE) == 0 &&
+            mprotect(base + m_page + m_usable, m_page, PROT_NONE) == 0) {
+            m_start = base + m_page;
+        }
+    }
+    bool ok() const { return m_start != nullptr; }
+    // `bytes` bytes ending at the trailing guard page, or starting at the leading one.
+    uint8_t* at_end(size_t bytes) const { return m_start + m_usable - bytes; }
+    uint8_t* at_start() const { return m_start; }
+
+  private:
+    size_t m_page = 0;
+    size_t m_usable = 0;
+    uint8_t* m_start = nullptr;
+};
+
+void fill(uint8_t* bytes, size_t length, uint32_t seed) {
+    for (size_t i = 0; i < length; ++i) {
+        seed = seed * 1664525u + 1013904223u;
+        bytes[i] = static_cast<uint8_t>(seed >> 24);
+    }
+}
+
+void initial_states(Blake2bState* states, size_t count) {
+    for (size_t lane = 0; lane < count; ++lane) {
+        for (size_t i = 0; i < 8; ++i) {
+            states[lane].h[i] = blake2simd::kIV[i] ^ (0x9E3779B97F4A7C15ULL * (lane * 8 + i + 1));
+        }
+        states[lane].t[0] = lane * 1000;
+        states[lane].t[1] = 0;
+        states[lane].f[0] = lane == 2 ? ~0ULL : 0;
+        states[lane].f[1] = lane == 3 ? ~0ULL : 0;
+    }
+}
+
+struct Areas {
+    GuardedArea input{kAreaBytes};
+    GuardedArea states{kLanes * sizeof(Blake2bState)};
+    GuardedArea runs[kLanes] = {GuardedArea{kAreaBytes}, GuardedArea{kAreaBytes},
+                                GuardedArea{kAreaBytes}, GuardedArea{kAreaBytes}};
+    bool ok() const {
+        bool all = input.ok() && states.ok();
+        for (const GuardedArea& run : runs) {
+            all = all && run.ok();
+        }
+        return all;
+    }
+};
+
+// --- single lane
+
+void check_single_lane(b2kernels_test::Checks& checks, const blake2simd::KernelInfo& kernel,
+                       const Areas& areas) {
+    int cases = 0;
+    for (const bool at_end : {true, false}) {
+        for (const size_t blocks : {size_t{1}, size_t{2}, size_t{3}, size_t{kMaxSteps * kLanes}}) {
+            for (const uint64_t increment : {uint64_t{kBlockBytes}, uint64_t{77}}) {
+                const size_t bytes = blocks * kBlockBytes;
+                uint8_t* input = at_end ? areas.input.at_end(bytes) : areas.input.at_start();
+                fill(input, bytes, static_cast<uint32_t>(blocks * 31 + increment));
+                auto* state = reinterpret_cast<Blake2bState*>(
+                    at_end ? areas.states.at_end(sizeof(Blake2bState)) : areas.states.at_start());
+                Blake2bState expected;
+                initial_states(&expected, 1);
+                *state = expected;
+                blake2simd::kernels::compress_ref(&expected, input, blocks, increment);
+                kernel.compress(state, input, blocks, increment);
+                const std::string what = std::string(kernel.name) + ", " + std::to_string(blocks) +
+                                         " blocks " + (at_end ? "ending at" : "starting at") +
+                                         " a guard page";
+                checks.check(std::memcmp(state, &expected, sizeof expected) == 0, what.c_str());
+                ++cases;
+            }
+        }
+    }
+    std::printf("  %-7s single lane: %d guarded cases\n", kernel.name, cases);
+}
+
+// --- four lanes
+
+void reference4(Blake2bState* states, const uint8_t* const* blocks, size_t block_count,
+                size_t stride, uint64_t increment) {
+    for (size_t k = 0; k < block_count; ++k) {
+        for (size_t lane = 0; lane < kLanes; ++lane) {
+            blake2simd::kernels::compress_ref(&states[lane], blocks[lane] + k * stride, 1,
+                                              increment);
+        }
+    }
+}
+
+void run4(b2kernels_test::Checks& checks, const dispatch::Lanes4Candidate& candidate,
+          const char* name, const Areas& areas, bool states_at_end, const uint8_t* const* blocks,
+          size_t steps, size_t stride, const char* layout) {
+    auto* states = reinterpret_cast<Blake2bState*>(
+        states_at_end ? areas.states.at_end(kLanes * sizeof(Blake2bState))
+                      : areas.states.at_start());
+    Blake2bState expected[kLanes];
+    initial_states(expected, kLanes);
+    std::memcpy(states, expected, sizeof expected);
+    reference4(expected, blocks, steps, stride, kBlockBytes);
+    candidate.compress4(states, blocks, steps, stride, kBlockBytes);
+    const std::string what = std::string(name) +
+                             (candidate.lane_by_lane ? " lane by lane " : " native 4-lane ") +
+                             layout + ", " + std::to_string(steps) + " steps";
+    checks.check(std::memcmp(states, expected, sizeof expected) == 0, what.c_str());
+}
+
+void check_four_lanes(b2kernels_test::Checks& checks, const dispatch::Lanes4Candidate& candidate,
+                      const char* name, const Areas& areas) {
+    int cases = 0;
+    for (const bool at_end : {true, false}) {
+        for (size_t steps = 1; steps <= kMaxSteps; steps += 2) {
+            // BLAKE2bp's layout: lane i reads block i of each 512-byte group.
+            const size_t bytes = steps * kLanes * kBlockBytes;
+            uint8_t* message = at_end ? areas.input.at_end(bytes) : areas.input.at_start();
+            fill(message, bytes, static_cast<uint32_t>(steps));
+            const uint8_t* interleaved[kLanes] = {message, message + kBlockBytes,
+                                                  message + 2 * kBlockBytes,
+                                                  message + 3 * kBlockBytes};
+            run4(checks, candidate, name, areas, at_end, interleaved, steps, kLanes * kBlockBytes,
+                 at_end ? "interleaved, ending at a guard" : "interleaved, starting at a guard");
+            // Four separate runs, each against its own guard page.
+            const uint8_t* runs[kLanes];
+            for (size_t lane = 0; lane < kLanes; ++lane) {
+                uint8_t* run = at_end ? areas.runs[lane].at_end(steps * kBlockBytes)
+                                      : areas.runs[lane].at_start();
+                fill(run, steps * kBlockBytes, static_cast<uint32_t>(lane + 7 * steps));
+                runs[lane] = run;
+            }
+            run4(checks, candidate, name, areas, !at_end, runs, steps, kBlockBytes,
+                 "separate runs, each against a guard");
+            cases += 2;
+        }
+        // One shared block (stride 0), as BLAKE2bp's key block.
+        uint8_t* block = at_end ? areas.input.at_end(kBlockBytes) : areas.input.at_start();
+        fill(block, kBlockBytes, 99);
+        const uint8_t* shared[kLanes] = {block, block, block, block};
+        run4(checks, candidate, name, areas, at_end, shared, 1, 0, "one shared block at a guard");
+        ++cases;
+    }
+    std::printf("  %-7s %-13s: %d guarded cases\n", name,
+                candidate.lane_by_lane ? "lane by lane" : "native 4-lane", cases);
+}
+
+// --- negative control
+
+void over_reading_kernel(Blake2bState* state, const uint8_t* blocks, size_t block_count,
+                         uint64_t) noexcept {
+    const volatile uint8_t* past = blocks + block_count * kBlockBytes;
+    state->h[0] ^= *past;
+}
+
+constexpr int kFaulted = 42;
+
+void on_fault(int) {
+    _exit(kFaulted);
+}
+
+// Our own handler, so a sanitizer's report-and-abort does not hide which signal it was.
+bool guard_catches_an_over_read(const Areas& areas) {
+    std::fflush(stdout);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        struct sigaction action {};
+        action.sa_handler = on_fault;
+        sigemptyset(&action.sa_mask);
+        sigaction(SIGSEGV, &action, nullptr);
+        Blake2bState state{};
+        over_reading_kernel(&state, areas.input.at_end(kBlockBytes), 1, kBlockBytes);
+        _exit(0);
+    }
+    int status = 0;
+    return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+           WEXITSTATUS(status) == kFaulted;
+}
+
+}  // namespace
+
+int main() {
+    b2kernels_test::Checks checks("test_kernel_guards");
+    const Areas areas;
+    if (!areas.ok()) {
+        std::fprintf(stderr, "cannot map guarded areas\n");
+        return 1;
+    }
+    checks.check(guard_catches_an_over_read(areas),
+                 "negative control: a kernel reading one byte past its block gets SIGSEGV");
+    for (const blake2simd::KernelInfo& kernel : dispatch::compiled_kernels()) {
+        if (dispatch::is_runnable(kernel)) {
+            check_single_lane(checks, kernel, areas);
+        } else {
+            std::printf("  %-7s not runnable here\n", kernel.name);
+        }
+    }
+    const auto candidates = dispatch::lanes4_candidates();
+    const auto measurements = dispatch::lanes4_measurements();
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        const dispatch::Lanes4Candidate& candidate = candidates[i];
+        const char* name = "?";
+        for (const blake2simd::KernelInfo& kernel : dispatch::compiled_kernels()) {
+            if (kernel.id == candidate.id) {
+                name = kernel.name;
+            }
+        }
+        if (!measurements[i].usable) {
+            std::printf("  %-7s %-13s: not usable here\n", name,
+                        candidate.lane_by_lane ? "lane by lane" : "native 4-lane");
+            continue;
+        }
+        check_four_lanes(checks, candidate, name, areas);
+    }
+    return checks.finish();
+}
