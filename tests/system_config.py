@@ -246,6 +246,21 @@ def unusual_bytes(c, args, workdir, stock):
     round_trip(c, args, workdir, "form feed in a comment", feed.encode())
 
 
+def edit_relying_on_block(c, args, workdir, stock):
+    """On Debian 12 the block creates the provider list; an administrator who then adds legacy to
+    it outside the block would silently lose legacy on disable, so disable refuses."""
+    m = Machine(args, workdir / "relying-edit", stock)
+    c.equal(m.tool("enable").returncode, 0, "[edit relying on the block] enable succeeds")
+    edited = m.text() + b"[ provider_sect ]\nlegacy = legacy_sect\n[ legacy_sect ]\nactivate = 1\n"
+    m.real.write_bytes(edited)
+    c.equal(providers(args.openssl, m.link).get("legacy"), "active",
+            "[edit relying on the block] legacy active through the block's provider list")
+    refused = m.tool("disable")
+    c.check(refused.returncode != 0 and "legacy" in refused.stderr and m.text() == edited,
+            "[edit relying on the block] disable refuses, names legacy, changes nothing",
+            describe(refused))
+
+
 def careful_writes(c, args, workdir, stock):
     """Mode and owner are kept, and a link planted at the backup name is replaced, not followed."""
     m = Machine(args, workdir / "careful", stock)
@@ -323,6 +338,7 @@ def main():
         not_root(c, args, workdir, debian12)
         unusual_bytes(c, args, workdir, debian12)
         careful_writes(c, args, workdir, debian12)
+        edit_relying_on_block(c, args, workdir, debian12)
         minimal_file(c, args, workdir)
     c.finish()
 

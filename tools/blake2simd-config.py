@@ -325,7 +325,8 @@ def probe(libcrypto_path):
 
 def ask_libcrypto(libcrypto, conf):
     """probe() in a fresh process, so that libcrypto reads `conf` (None: as it would anyway)."""
-    child = subprocess.run([sys.executable, os.path.abspath(__file__), "--probe", libcrypto],
+    # -I: the probe, run as root, must not pick up PYTHON* variables or a user's site-packages.
+    child = subprocess.run([sys.executable, "-I", os.path.abspath(__file__), "--probe", libcrypto],
                            env=clean_env(conf), stdin=subprocess.DEVNULL, capture_output=True,
                            text=True, timeout=120)
     if child.returncode != 0:
@@ -350,9 +351,12 @@ def describe_path(path):
 def check_writable(real):
     if not os.path.isfile(real):
         raise Refusal(f"{real} does not exist (or is not a regular file)")
-    if not os.access(real, os.W_OK) or not os.access(os.path.dirname(real), os.W_OK):
-        hint = " (run it as root: sudo blake2simd-config ...)" if os.geteuid() != 0 else ""
-        raise Refusal(f"{real} is not writable{hint}")
+    directory = os.path.dirname(real)
+    for what, where in ((real, real), (f"the directory {directory} (the new file is written "
+                                       "there and renamed over the old one)", directory)):
+        if not os.access(where, os.W_OK):
+            hint = " (run it as root: sudo blake2simd-config ...)" if os.geteuid() != 0 else ""
+            raise Refusal(f"{what} is not writable{hint}")
 
 
 def encode(text):
@@ -481,8 +485,21 @@ def command_disable(args):
         print(f"blake2simd is not enabled in {describe_path(path)}; nothing changed")
         return 0
     check_writable(real)
-    verified_write(args, real, text, base,
-                   lambda scratch: active_providers(args.openssl, scratch))
+    try:
+        kept = active_providers(args.openssl, real) - {PROVIDER}
+    except Refusal:
+        kept = set()  # a file OpenSSL rejects now: removing the block must at least not fail
+
+    def verify(scratch):
+        lost = sorted(kept - active_providers(args.openssl, scratch))
+        if lost:
+            raise Refusal(f"without the block, OpenSSL would no longer activate "
+                          f"{', '.join(lost)}: an edit made since `enable` relies on lines "
+                          "of the block (e.g. a provider added to the provider section the "
+                          "block created); copy those lines out of the block by hand, then run "
+                          "disable again; nothing written")
+
+    verified_write(args, real, text, base, verify)
     print(f"disabled blake2simd in {describe_path(path)} (backup: {real}{BACKUP_SUFFIX})")
     return 0
 
