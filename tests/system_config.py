@@ -261,6 +261,16 @@ def edit_relying_on_block(c, args, workdir, stock):
             describe(refused))
 
 
+def unusable_libcrypto(c, args, workdir, stock):
+    """A --libcrypto that cannot be loaded: one line saying so, no traceback, nothing written."""
+    m = Machine(args, workdir / "bad-libcrypto", stock)
+    result = m.tool("enable", "--libcrypto", m.root / "no-such-libcrypto.so")
+    c.check(result.returncode == 1 and "no-such-libcrypto.so" in result.stderr
+            and "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1,
+            "[unusable libcrypto] enable fails with a one-line message", describe(result))
+    c.check(m.text() == stock.encode(), "[unusable libcrypto] file unchanged")
+
+
 def careful_writes(c, args, workdir, stock):
     """Mode and owner are kept, and a link planted at the backup name is replaced, not followed."""
     m = Machine(args, workdir / "careful", stock)
@@ -339,6 +349,7 @@ def main():
         unusual_bytes(c, args, workdir, debian12)
         careful_writes(c, args, workdir, debian12)
         edit_relying_on_block(c, args, workdir, debian12)
+        unusable_libcrypto(c, args, workdir, debian12)
         minimal_file(c, args, workdir)
     c.finish()
 

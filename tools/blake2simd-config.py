@@ -329,9 +329,13 @@ def ask_libcrypto(libcrypto, conf):
     child = subprocess.run([sys.executable, "-I", os.path.abspath(__file__), "--probe", libcrypto],
                            env=clean_env(conf), stdin=subprocess.DEVNULL, capture_output=True,
                            text=True, timeout=120)
-    if child.returncode != 0:
-        raise Refusal(f"asking {libcrypto} failed:\n{child.stderr.strip()}")
-    return json.loads(child.stdout.splitlines()[-1])
+    try:
+        if child.returncode == 0:
+            return json.loads(child.stdout.splitlines()[-1])
+    except (IndexError, ValueError):
+        pass
+    said = (child.stderr or child.stdout).strip().splitlines() or ["no answer"]
+    raise Refusal(f"asking {libcrypto} failed (pass --libcrypto PATH?): {said[-1]}")
 
 
 # --- Commands -----------------------------------------------------------------------------------
@@ -569,7 +573,7 @@ def main(argv=None):
     except Refusal as refusal:
         print(f"blake2simd-config {args.command}: {refusal}", file=sys.stderr)
         return 1
-    except OSError as error:
+    except (OSError, subprocess.SubprocessError) as error:
         print(f"blake2simd-config {args.command}: {error}; the configuration was not changed",
               file=sys.stderr)
         return 1
