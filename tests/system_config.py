@@ -184,7 +184,14 @@ def refusals(c, args, workdir, stock):
         "fips=yes rules blake2simd out": stock + (
             "\n[openssl_init]\nalg_section = fips_algs\n[fips_algs]\n"
             "default_properties = fips=yes\n"),
+        # The included file may set default_properties (fips=yes) in a section the block
+        # reopens; the block's value would silently replace it.
+        ".include of a file the tool cannot see": stock.replace(
+            "# .include fipsmodule.cnf", f".include {workdir}/included.cnf", 1),
+        "key set in another section": stock + "\n[ other ]\nopenssl_init::alg_section = x\n",
     }
+    (workdir / "included.cnf").write_text("[ openssl_init ]\nalg_section = inc_algs\n"
+                                          "[ inc_algs ]\ndefault_properties = fips=no\n")
     for name, text in cases.items():
         m = Machine(args, workdir / ("refuse-" + name.replace(" ", "-")), text)
         result = m.tool("enable")
@@ -207,6 +214,84 @@ def minimal_file(c, args, workdir):
     disabled = m.tool("disable")
     c.check(disabled.returncode == 0 and m.text() == text.encode(),
             "[minimal file] disable restores it, missing final newline included")
+
+
+def round_trip(c, args, workdir, name, data):
+    """enable serves and disable gives back `data` byte for byte; returns the enabled bytes."""
+    m = Machine(args, workdir / name.replace(" ", "-"), "")
+    m.real.write_bytes(data)
+    enabled = m.tool("enable")
+    c.equal(enabled.returncode, 0, f"[{name}] enable succeeds")
+    result = m.text()
+    if enabled.returncode == 0:
+        check_served(c, m, f"{name}, enabled", by_blake2simd=True)
+    disabled = m.tool("disable")
+    c.check(disabled.returncode == 0 and m.text() == data,
+            f"[{name}] disable restores it byte for byte", describe(disabled))
+    return result
+
+
+def unusual_bytes(c, args, workdir, stock):
+    """CRLF line ends, bytes that are not UTF-8, a form feed in a comment: OpenSSL reads these
+    files, so the tool must edit them without damage."""
+    crlf = stock.replace("\n", "\r\n").encode()
+    enabled = round_trip(c, args, workdir, "CRLF file", crlf)
+    c.check(b"\n" not in enabled.replace(b"\r\n", b""),
+            "[CRLF file] the block has CRLF line ends too")
+    latin1 = stock.replace("# OpenSSL example", "# OpenSSL \xe9xample", 1).encode("latin-1")
+    c.check(latin1 != stock.encode(), "[Latin-1 comment] test data changed")
+    round_trip(c, args, workdir, "Latin-1 comment", latin1)
+    # OpenSSL splits lines at \n only: after the form feed this is still a comment.
+    feed = stock.replace("# providers = provider_sect", "# \fproviders = nowhere_sect", 1)
+    round_trip(c, args, workdir, "form feed in a comment", feed.encode())
+
+
+def edit_relying_on_block(c, args, workdir, stock):
+    """On Debian 12 the block creates the provider list; an administrator who then adds legacy to
+    it outside the block would silently lose legacy on disable, so disable refuses."""
+    m = Machine(args, workdir / "relying-edit", stock)
+    c.equal(m.tool("enable").returncode, 0, "[edit relying on the block] enable succeeds")
+    edited = m.text() + b"[ provider_sect ]\nlegacy = legacy_sect\n[ legacy_sect ]\nactivate = 1\n"
+    m.real.write_bytes(edited)
+    c.equal(providers(args.openssl, m.link).get("legacy"), "active",
+            "[edit relying on the block] legacy active through the block's provider list")
+    refused = m.tool("disable")
+    c.check(refused.returncode != 0 and "legacy" in refused.stderr and m.text() == edited,
+            "[edit relying on the block] disable refuses, names legacy, changes nothing",
+            describe(refused))
+
+
+def unusable_libcrypto(c, args, workdir, stock):
+    """A --libcrypto that cannot be loaded: one line saying so, no traceback, nothing written."""
+    m = Machine(args, workdir / "bad-libcrypto", stock)
+    result = m.tool("enable", "--libcrypto", m.root / "no-such-libcrypto.so")
+    c.check(result.returncode == 1 and "no-such-libcrypto.so" in result.stderr
+            and "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1,
+            "[unusable libcrypto] enable fails with a one-line message", describe(result))
+    c.check(m.text() == stock.encode(), "[unusable libcrypto] file unchanged")
+
+
+def careful_writes(c, args, workdir, stock):
+    """Mode and owner are kept, and a link planted at the backup name is replaced, not followed."""
+    m = Machine(args, workdir / "careful", stock)
+    m.real.chmod(0o640)
+    owner = (65534, 65534) if os.geteuid() == 0 else (os.geteuid(), os.getegid())
+    if os.geteuid() == 0:
+        os.chown(m.real, *owner)
+    victim = m.root / "victim"
+    victim.write_bytes(b"not a backup\n")
+    backup = pathlib.Path(str(m.real) + ".blake2simd-config.bak")
+    backup.symlink_to(victim)
+    enabled = m.tool("enable")
+    c.equal(enabled.returncode, 0, "[careful] enable succeeds")
+    info = m.real.stat()
+    c.equal((oct(info.st_mode & 0o7777), info.st_uid, info.st_gid), (oct(0o640), *owner),
+            "[careful] mode and owner of the edited file kept")
+    c.check(victim.read_bytes() == b"not a backup\n" and not backup.is_symlink()
+            and backup.read_bytes() == stock.encode(),
+            "[careful] the backup replaces a link at its name instead of writing through it")
+    leftovers = [p.name for p in m.real.parent.iterdir() if p.name.startswith(".blake2simd")]
+    c.equal(leftovers, [], "[careful] no scratch files left behind")
 
 
 def not_root(c, args, workdir, stock):
@@ -261,6 +346,10 @@ def main():
         debian12 = (pathlib.Path(args.data_dir) / STOCK_FILES[0]).read_text()
         refusals(c, args, workdir, debian12)
         not_root(c, args, workdir, debian12)
+        unusual_bytes(c, args, workdir, debian12)
+        careful_writes(c, args, workdir, debian12)
+        edit_relying_on_block(c, args, workdir, debian12)
+        unusable_libcrypto(c, args, workdir, debian12)
         minimal_file(c, args, workdir)
     c.finish()
 

@@ -53,9 +53,8 @@ class Cnf:
 
     def __init__(self, text):
         self.sections = {"default": {}}
-        self.includes = []
         section = "default"
-        for number, raw in enumerate(text.splitlines(), 1):
+        for number, raw in enumerate(text.split("\n"), 1):
             line = strip_comment(raw).strip()
             if not line:
                 continue
@@ -66,14 +65,21 @@ class Cnf:
                 section = header.group(1)
                 self.sections.setdefault(section, {})
                 continue
-            if re.match(r"\.include(\s|=)", line) or re.match(r"\.pragma(\s|=)", line):
-                if line.startswith(".include"):
-                    self.includes.append(number)
+            if re.match(r"\.include(\s|=)", line):
+                # An included file can set or override any key (default_properties = fips=yes)
+                # where this parse cannot see it, and our block would silently replace it.
+                raise Refusal(f"line {number} includes another file ({raw.strip()!r}); "
+                              "settings there are invisible to blake2simd-config: edit this "
+                              "file by hand (docs/deploying.md)")
+            if re.match(r"\.pragma(\s|=)", line):
                 continue
             pair = re.fullmatch(r"([^=\s]+)\s*=\s*(.*)", line)
             if not pair:
                 raise Refusal(f"line {number} is neither a section, a directive nor key = value: "
                               f"{raw.strip()!r}")
+            if "::" in pair.group(1):
+                raise Refusal(f"line {number} sets a key in another section "
+                              f"({pair.group(1)}); edit this file by hand")
             self.sections[section][pair.group(1)] = pair.group(2).strip()
 
     def value(self, section, key):
@@ -89,14 +95,16 @@ class Cnf:
         if name is None:
             return None
         if name not in self.sections:
-            where = " (perhaps in an included file)" if self.includes else ""
             raise Refusal(f"{key} = {name} in [{section}] names {what} [{name}] that this file does "
-                          f"not define{where}; this layout is not one blake2simd-config can edit "
+                          "not define; this layout is not one blake2simd-config can edit "
                           "safely: edit it by hand (docs/deploying.md)")
         return name
 
     def unused_name(self, preferred):
-        return preferred if preferred not in self.sections else f"blake2simd_{preferred}"
+        name = preferred
+        while name in self.sections:
+            name = f"blake2simd_{name}"
+        return name
 
 
 def strip_comment(line):
@@ -105,7 +113,7 @@ def strip_comment(line):
 
 def split_block(text):
     """(text without our block, the block or None). Refuses a damaged block."""
-    lines = text.splitlines(keepends=True)
+    lines = re.findall(r"[^\n]*\n|[^\n]+\Z", text)  # as OpenSSL splits: at \n only
     starts = [i for i, l in enumerate(lines) if l.rstrip("\r\n") in (BEGIN, BEGIN_EOL_ADDED)]
     ends = [i for i, l in enumerate(lines) if l.rstrip("\r\n") == END]
     if not starts and not ends:
@@ -117,8 +125,10 @@ def split_block(text):
     first, last = starts[0], ends[0]
     block = "".join(lines[first:last + 1])
     before = "".join(lines[:first])
-    if lines[first].rstrip("\r\n") == BEGIN_EOL_ADDED and before.endswith("\n"):
-        before = before[:-1]
+    if lines[first].rstrip("\r\n") == BEGIN_EOL_ADDED:
+        added = "\r\n" if lines[first].endswith("\r\n") else "\n"
+        if before.endswith(added):
+            before = before[:-len(added)]
     return before + "".join(lines[last + 1:]), block
 
 
@@ -141,8 +151,6 @@ def make_block(text, module, active_before):
 
     init = cnf.referenced_section("default", "openssl_conf", "the initialisation section")
     if init is None:
-        if cnf.includes:
-            raise Refusal("no openssl_conf in this file, which has .include lines; edit it by hand")
         init = cnf.unused_name("openssl_init")
         add("default", f"openssl_conf = {init}")
 
@@ -184,13 +192,15 @@ def make_block(text, module, active_before):
     add(own, "# kernel = auto      (or ref, x64, ssse3, avx, avx2, avx512: see blake2simd(7))")
 
     eol_added = bool(text) and not text.endswith("\n")
+    # A CRLF file gets a CRLF block, so that editors and diff see one line-ending style.
+    newline = "\r\n" if text.split("\n", 1)[0].endswith("\r") and "\n" in text else "\n"
     out = [BEGIN_EOL_ADDED if eol_added else BEGIN,
            "# Inline on purpose: without the module OpenSSL skips this provider and uses default."]
     for section, lines in added.items():
         out.append(f"[ {section} ]")
         out += lines
     out.append(END)
-    return ("\n" if eol_added else "") + "\n".join(out) + "\n"
+    return (newline if eol_added else "") + newline.join(out) + newline
 
 
 # --- Asking OpenSSL -----------------------------------------------------------------------------
@@ -315,12 +325,17 @@ def probe(libcrypto_path):
 
 def ask_libcrypto(libcrypto, conf):
     """probe() in a fresh process, so that libcrypto reads `conf` (None: as it would anyway)."""
-    child = subprocess.run([sys.executable, os.path.abspath(__file__), "--probe", libcrypto],
+    # -I: the probe, run as root, must not pick up PYTHON* variables or a user's site-packages.
+    child = subprocess.run([sys.executable, "-I", os.path.abspath(__file__), "--probe", libcrypto],
                            env=clean_env(conf), stdin=subprocess.DEVNULL, capture_output=True,
                            text=True, timeout=120)
-    if child.returncode != 0:
-        raise Refusal(f"asking {libcrypto} failed:\n{child.stderr.strip()}")
-    return json.loads(child.stdout.splitlines()[-1])
+    try:
+        if child.returncode == 0:
+            return json.loads(child.stdout.splitlines()[-1])
+    except (IndexError, ValueError):
+        pass
+    said = (child.stderr or child.stdout).strip().splitlines() or ["no answer"]
+    raise Refusal(f"asking {libcrypto} failed (pass --libcrypto PATH?): {said[-1]}")
 
 
 # --- Commands -----------------------------------------------------------------------------------
@@ -340,36 +355,82 @@ def describe_path(path):
 def check_writable(real):
     if not os.path.isfile(real):
         raise Refusal(f"{real} does not exist (or is not a regular file)")
-    if not os.access(real, os.W_OK) or not os.access(os.path.dirname(real), os.W_OK):
-        hint = " (run it as root: sudo blake2simd-config ...)" if os.geteuid() != 0 else ""
-        raise Refusal(f"{real} is not writable{hint}")
-
-
-def verified_write(args, real, new_text, verify):
-    """Writes `new_text` to a scratch file next to `real`, lets `verify(scratch)` check it with
-    OpenSSL, then keeps a backup and replaces the file's content (a symlink to it stays)."""
     directory = os.path.dirname(real)
-    status = os.stat(real)
+    for what, where in ((real, real), (f"the directory {directory} (the new file is written "
+                                       "there and renamed over the old one)", directory)):
+        if not os.access(where, os.W_OK):
+            hint = " (run it as root: sudo blake2simd-config ...)" if os.geteuid() != 0 else ""
+            raise Refusal(f"{what} is not writable{hint}")
+
+
+def encode(text):
+    return text.encode("utf-8", "surrogateescape")
+
+
+def scratch_copy(directory, data, status):
+    """A new file in `directory` holding `data`, with the mode and owner of `status`."""
     fd, scratch = tempfile.mkstemp(prefix=".blake2simd-config-", suffix=".cnf", dir=directory)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-            out.write(new_text)
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
             out.flush()
+            if (status.st_uid, status.st_gid) != (os.geteuid(), os.getegid()):
+                try:
+                    os.fchown(out.fileno(), status.st_uid, status.st_gid)
+                except PermissionError:
+                    raise Refusal(f"cannot keep the owner of the file ({status.st_uid}:"
+                                  f"{status.st_gid}); run it as root: sudo blake2simd-config "
+                                  "...") from None
+            os.fchmod(out.fileno(), stat.S_IMODE(status.st_mode))
             os.fsync(out.fileno())
-        os.chmod(scratch, stat.S_IMODE(status.st_mode))
-        if os.geteuid() == 0:
-            os.chown(scratch, status.st_uid, status.st_gid)
-        verify(scratch)
-        shutil.copy2(real, real + BACKUP_SUFFIX)
-        os.replace(scratch, real)
     except BaseException:
-        if os.path.exists(scratch):
-            os.unlink(scratch)
+        os.unlink(scratch)
         raise
+    return scratch
+
+
+def sync_directory(directory):
+    """Makes the rename durable; best effort, the rename itself has already happened."""
+    try:
+        dir_fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+    except OSError:
+        pass
+
+
+def verified_write(args, real, old_text, new_text, verify):
+    """Writes `new_text` to a scratch file next to `real` with its mode and owner, lets
+    `verify(scratch)` check it with OpenSSL, then keeps a backup and renames the scratch file
+    over `real` (a symlink to `real` stays a symlink)."""
+    directory = os.path.dirname(real)
+    status = os.stat(real)
+    scratch = backup = None
+    try:
+        scratch = scratch_copy(directory, encode(new_text), status)
+        verify(scratch)
+        # Backup by rename too, so that a planted file or link at the backup name is replaced,
+        # never written through.
+        backup = scratch_copy(directory, encode(old_text), status)
+        os.replace(backup, real + BACKUP_SUFFIX)
+        backup = None
+        if read_text(real) != old_text:
+            raise Refusal(f"{real} changed while blake2simd-config was working; nothing "
+                          "written, run it again")
+        os.replace(scratch, real)
+        scratch = None
+        sync_directory(directory)
+    finally:
+        for leftover in (scratch, backup):
+            if leftover is not None and os.path.exists(leftover):
+                os.unlink(leftover)
 
 
 def read_text(real):
-    with open(real, encoding="utf-8", newline="") as src:
+    # surrogateescape: bytes that are not UTF-8 (a Latin-1 comment) come back out unchanged.
+    with open(real, encoding="utf-8", errors="surrogateescape", newline="") as src:
         return src.read()
 
 
@@ -389,8 +450,8 @@ def command_enable(args):
     make_block(base, module, {"default"})  # refuses a file it cannot edit before asking OpenSSL
     before = active_providers(args.openssl, real) if block is None else None
     if before is None:  # re-enabling with another module path: judge the file without our block
-        with tempfile.NamedTemporaryFile("w", suffix=".cnf", dir=os.path.dirname(real)) as plain:
-            plain.write(base)
+        with tempfile.NamedTemporaryFile("wb", suffix=".cnf", dir=os.path.dirname(real)) as plain:
+            plain.write(encode(base))
             plain.flush()
             before = active_providers(args.openssl, plain.name)
     new_text = base + make_block(base, module, before)
@@ -410,7 +471,7 @@ def command_enable(args):
                           "probably a mandatory property in default_properties (fips=yes?) "
                           "rules blake2simd out; nothing written")
 
-    verified_write(args, real, new_text, verify)
+    verified_write(args, real, text, new_text, verify)
     print(f"enabled blake2simd in {describe_path(path)} (backup: {real}{BACKUP_SUFFIX})")
     print(f"providers now active: {', '.join(sorted(before | {PROVIDER}))}")
     print("check with: blake2simd-config status")
@@ -428,7 +489,21 @@ def command_disable(args):
         print(f"blake2simd is not enabled in {describe_path(path)}; nothing changed")
         return 0
     check_writable(real)
-    verified_write(args, real, base, lambda scratch: active_providers(args.openssl, scratch))
+    try:
+        kept = active_providers(args.openssl, real) - {PROVIDER}
+    except Refusal:
+        kept = set()  # a file OpenSSL rejects now: removing the block must at least not fail
+
+    def verify(scratch):
+        lost = sorted(kept - active_providers(args.openssl, scratch))
+        if lost:
+            raise Refusal(f"without the block, OpenSSL would no longer activate "
+                          f"{', '.join(lost)}: an edit made since `enable` relies on lines "
+                          "of the block (e.g. a provider added to the provider section the "
+                          "block created); copy those lines out of the block by hand, then run "
+                          "disable again; nothing written")
+
+    verified_write(args, real, text, base, verify)
     print(f"disabled blake2simd in {describe_path(path)} (backup: {real}{BACKUP_SUFFIX})")
     return 0
 
@@ -497,6 +572,10 @@ def main(argv=None):
                 "status": command_status}[args.command](args)
     except Refusal as refusal:
         print(f"blake2simd-config {args.command}: {refusal}", file=sys.stderr)
+        return 1
+    except (OSError, subprocess.SubprocessError) as error:
+        print(f"blake2simd-config {args.command}: {error}; the configuration was not changed",
+              file=sys.stderr)
         return 1
 
 
