@@ -37,8 +37,10 @@ install_missing() {
 install_missing g++ clang make cmake libssl-dev openssl python3 qemu-user dpkg-dev ccache file
 
 mkdir -p "$cache"
-# Same ccache for every clone: paths below the source tree hash relative to it.
+# Same ccache for every clone: paths below the source tree hash relative to it, and the
+# prefix map (which names the clone) is left out of the hash: it only makes __FILE__ relative.
 export CCACHE_DIR="$cache/ccache" CCACHE_BASEDIR="$source_dir" CCACHE_NOHASHDIR=1
+export CCACHE_IGNOREOPTIONS="-fmacro-prefix-map=*"
 ccache --max-size=2G >/dev/null
 
 names=${*:-gcc-release gcc-debug gcc-minsizerel clang-release clang-debug clang-relwithdebinfo \

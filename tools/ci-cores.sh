@@ -29,10 +29,11 @@ timed() {
     summary="$summary $name=${elapsed}s"
 }
 
+# Prints the module's path (and nothing else) on stdout.
 module() {
     if [ ! -f "$main_build/ossl-modules/blake2simd.so" ]; then
-        cmake -S . -B "$main_build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-        cmake --build "$main_build" -j 2 --target blake2simd
+        cmake -S . -B "$main_build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >&2
+        cmake --build "$main_build" -j 2 --target blake2simd >&2
     fi
     echo "$main_build/ossl-modules/blake2simd.so"
 }
