@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "context_support.hpp"
+#include "context_memory.hpp"
 #include "errors.hpp"
 #include "provider_context.hpp"
 
