@@ -5,6 +5,8 @@
 
 #include <cstring>
 
+#include "digest_bytes.hpp"
+
 namespace blake2simd {
 namespace {
 
@@ -41,9 +43,7 @@ bool passes_self_test(CompressFn compress) noexcept {
     compress(&state, last_block, 1, tail);
 
     uint8_t digest[kMaxDigestBytes];
-    for (size_t i = 0; i < kMaxDigestBytes; ++i) {
-        digest[i] = static_cast<uint8_t>(state.h[i / 8] >> (8 * (i % 8)));
-    }
+    write_digest(state, digest, sizeof digest);
     return std::memcmp(digest, kExpectedDigest, sizeof digest) == 0;
 }
 

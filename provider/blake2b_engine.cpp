@@ -5,13 +5,13 @@
 
 #include <cstring>
 
-#include "cleanse.hpp"
+#include "digest_bytes.hpp"
 #include "scrub.hpp"
 
 namespace blake2simd {
 namespace {
 
-// memcpy compiles to one load or store; the swap only exists on big-endian hosts.
+// memcpy compiles to one load; the swap only exists on big-endian hosts.
 uint64_t load64_le(const uint8_t* p) noexcept {
     uint64_t w;
     std::memcpy(&w, p, sizeof w);
@@ -19,13 +19,6 @@ uint64_t load64_le(const uint8_t* p) noexcept {
     w = __builtin_bswap64(w);
 #endif
     return w;
-}
-
-void store64_le(uint8_t* p, uint64_t w) noexcept {
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap64(w);
-#endif
-    std::memcpy(p, &w, sizeof w);
 }
 
 }  // namespace
@@ -137,16 +130,7 @@ void Blake2bEngine::finish(uint8_t* out) noexcept {
         m_key_block_buffered = false;
         scrub_after_key_block();
     }
-    const size_t whole_words = m_digest_length / 8;
-    for (size_t i = 0; i < whole_words; ++i) {
-        store64_le(out + 8 * i, m_state.h[i]);
-    }
-    if (m_digest_length % 8 != 0) {
-        uint8_t last_word[8];
-        store64_le(last_word, m_state.h[whole_words]);
-        std::memcpy(out + 8 * whole_words, last_word, m_digest_length % 8);
-        cleanse(last_word, sizeof last_word);
-    }
+    write_digest(m_state, out, m_digest_length);
 }
 
 }  // namespace blake2simd

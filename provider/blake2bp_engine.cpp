@@ -7,6 +7,7 @@
 
 #include "blake2b_engine.hpp"
 #include "cleanse.hpp"
+#include "digest_bytes.hpp"
 #include "scrub.hpp"
 
 namespace blake2simd {
@@ -38,12 +39,6 @@ void reset_state(Blake2bState& state, const Blake2bParams& params) noexcept {
 void mark_final(Blake2bState& state, bool last_node) noexcept {
     state.f[0] = ~0ULL;
     state.f[1] = last_node ? ~0ULL : 0;
-}
-
-void store_chaining_value(const Blake2bState& state, uint8_t out[kBlake2bpDigestBytes]) noexcept {
-    for (size_t i = 0; i < kBlake2bpDigestBytes; ++i) {
-        out[i] = static_cast<uint8_t>(state.h[i / 8] >> (8 * (i % 8)));
-    }
 }
 
 }  // namespace
@@ -142,7 +137,7 @@ void Blake2bpEngine::finish_leaf(size_t leaf, uint8_t digest[kBlake2bpDigestByte
         m_compress(&state, block, 1, tail);
         cleanse(block, sizeof block);
     }
-    store_chaining_value(state, digest);
+    write_digest(state, digest, kBlake2bpDigestBytes);
 }
 
 void Blake2bpEngine::finish(uint8_t* out) noexcept {
@@ -161,7 +156,7 @@ void Blake2bpEngine::finish(uint8_t* out) noexcept {
     m_compress(&root, leaf_digests, 1, kBlockBytes);
     mark_final(root, true);
     m_compress(&root, leaf_digests + kBlockBytes, 1, kBlockBytes);
-    store_chaining_value(root, out);
+    write_digest(root, out, kBlake2bpDigestBytes);
 
     cleanse(leaf_digests, sizeof leaf_digests);
     cleanse(&root, sizeof root);

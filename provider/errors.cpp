@@ -28,7 +28,6 @@ const OSSL_ITEM kReasonStrings[] = {
     B2_REASON(already_finalized, "final already called"),
     B2_REASON(output_buffer_too_small, "output buffer too small"),
     B2_REASON(allocation_failed, "memory allocation failed"),
-    B2_REASON(unsupported_param, "parameter not supported by this algorithm"),
     B2_REASON(blake2bp_output_size, "invalid output size (BLAKE2bp is 64 bytes only)"),
     B2_REASON(blake2bp_salt, "salt is not supported by BLAKE2bp"),
     B2_REASON(blake2bp_custom, "custom (personalization) is not supported by BLAKE2bp"),

@@ -20,8 +20,8 @@ enum class Reason : int {
     already_finalized,
     output_buffer_too_small,
     allocation_failed,
-    unsupported_param,
-    blake2bp_output_size,
+    // 12 was a reason nothing raised; the numbers after it stay as callers have seen them.
+    blake2bp_output_size = 13,
     blake2bp_salt,
     blake2bp_custom,
     no_kernel_available,

@@ -6,7 +6,9 @@
 #include "baseline_guard.hpp"
 #include "blake2bp_engine.hpp"
 #include "blake2bp_params.hpp"
-#include "context_support.hpp"
+#include "context_memory.hpp"
+#include "context_phase.hpp"
+#include "dispatch_entry.hpp"
 #include "errors.hpp"
 #include "mac_common.hpp"
 #include "params.hpp"
@@ -27,7 +29,7 @@ struct MacContext {
     size_t output_size() const noexcept { return kBlake2bpDigestBytes; }
 };
 
-void* mac_newctx(void* provctx) noexcept {
+void* blake2bp_mac_newctx(void* provctx) noexcept {
     auto* ctx = new_context<MacContext>(provctx);
     if (ctx != nullptr) {
         ctx->lanes4 = ctx->provider->kernel_choice().lanes4;
@@ -35,11 +37,11 @@ void* mac_newctx(void* provctx) noexcept {
     return ctx;
 }
 
-void mac_freectx(void* vctx) noexcept {
+void blake2bp_mac_freectx(void* vctx) noexcept {
     free_context<MacContext>(vctx);
 }
 
-void* mac_dupctx(void* vctx) noexcept {
+void* blake2bp_mac_dupctx(void* vctx) noexcept {
     return duplicate_context(static_cast<const MacContext*>(vctx));
 }
 
@@ -60,8 +62,8 @@ bool configure(MacContext* ctx, const OSSL_PARAM params[], KeyArgument key_argum
     return true;
 }
 
-int mac_init(void* vctx, const unsigned char* key, size_t keylen,
-             const OSSL_PARAM params[]) noexcept {
+int blake2bp_mac_init(void* vctx, const unsigned char* key, size_t keylen,
+                      const OSSL_PARAM params[]) noexcept {
     auto* ctx = static_cast<MacContext*>(vctx);
     if (!configure(ctx, params, KeyArgument{key, keylen})) {
         return 0;
@@ -75,44 +77,44 @@ int mac_init(void* vctx, const unsigned char* key, size_t keylen,
     return 1;
 }
 
-int mac_update(void* vctx, const unsigned char* in, size_t inl) noexcept {
+int blake2bp_mac_update(void* vctx, const unsigned char* in, size_t inl) noexcept {
     return absorb(static_cast<MacContext*>(vctx), in, inl);
 }
 
-int mac_final(void* vctx, unsigned char* out, size_t* outl, size_t outsize) noexcept {
+int blake2bp_mac_final(void* vctx, unsigned char* out, size_t* outl, size_t outsize) noexcept {
     return write_output(static_cast<MacContext*>(vctx), out, outl, outsize);
 }
 
-int mac_set_ctx_params(void* vctx, const OSSL_PARAM params[]) noexcept {
+int blake2bp_mac_set_ctx_params(void* vctx, const OSSL_PARAM params[]) noexcept {
     return configure(static_cast<MacContext*>(vctx), params, KeyArgument{}) ? 1 : 0;
 }
 
-const OSSL_PARAM* mac_settable_ctx_params(void*, void*) noexcept {
+const OSSL_PARAM* blake2bp_mac_settable_ctx_params(void*, void*) noexcept {
     return kMacSettableCtxParams;
 }
 
-int mac_get_ctx_params(void* vctx, OSSL_PARAM params[]) noexcept {
+int blake2bp_mac_get_ctx_params(void* vctx, OSSL_PARAM params[]) noexcept {
     const auto* ctx = static_cast<const MacContext*>(vctx);
     return get_mac_ctx_params(ctx->provider, params, ctx->output_size(), ctx->lanes4.name) ? 1 : 0;
 }
 
-const OSSL_PARAM* mac_gettable_ctx_params(void*, void*) noexcept {
+const OSSL_PARAM* blake2bp_mac_gettable_ctx_params(void*, void*) noexcept {
     return kMacGettableCtxParams;
 }
 
 }  // namespace
 
 extern const OSSL_DISPATCH kMacBlake2bpFunctions[] = {
-    B2_DISPATCH(MAC_NEWCTX, mac_newctx),
-    B2_DISPATCH(MAC_FREECTX, mac_freectx),
-    B2_DISPATCH(MAC_DUPCTX, mac_dupctx),
-    B2_DISPATCH(MAC_INIT, mac_init),
-    B2_DISPATCH(MAC_UPDATE, mac_update),
-    B2_DISPATCH(MAC_FINAL, mac_final),
-    B2_DISPATCH(MAC_SET_CTX_PARAMS, mac_set_ctx_params),
-    B2_DISPATCH(MAC_SETTABLE_CTX_PARAMS, mac_settable_ctx_params),
-    B2_DISPATCH(MAC_GET_CTX_PARAMS, mac_get_ctx_params),
-    B2_DISPATCH(MAC_GETTABLE_CTX_PARAMS, mac_gettable_ctx_params),
+    B2_DISPATCH(blake2bp, MAC_NEWCTX, mac_newctx),
+    B2_DISPATCH(blake2bp, MAC_FREECTX, mac_freectx),
+    B2_DISPATCH(blake2bp, MAC_DUPCTX, mac_dupctx),
+    B2_DISPATCH(blake2bp, MAC_INIT, mac_init),
+    B2_DISPATCH(blake2bp, MAC_UPDATE, mac_update),
+    B2_DISPATCH(blake2bp, MAC_FINAL, mac_final),
+    B2_DISPATCH(blake2bp, MAC_SET_CTX_PARAMS, mac_set_ctx_params),
+    B2_DISPATCH(blake2bp, MAC_SETTABLE_CTX_PARAMS, mac_settable_ctx_params),
+    B2_DISPATCH(blake2bp, MAC_GET_CTX_PARAMS, mac_get_ctx_params),
+    B2_DISPATCH(blake2bp, MAC_GETTABLE_CTX_PARAMS, mac_gettable_ctx_params),
     {0, nullptr},
 };
 

@@ -10,8 +10,8 @@
 
 #include "algorithms.hpp"
 #include "baseline_guard.hpp"
-#include "context_support.hpp"
 #include "dispatch.hpp"
+#include "dispatch_entry.hpp"
 #include "errors.hpp"
 #include "names.hpp"
 #include "ossl_param.hpp"
@@ -54,18 +54,18 @@ namespace {
 const OSSL_ALGORITHM kDigests[] = {
     {names::kDigestBlake2b512, names::kProperties, kDigestBlake2b512Functions,
      "BLAKE2b-512 (blake2simd)"},
-    {"BLAKE2BP-512", names::kProperties, kDigestBlake2bp512Functions,
+    {names::kDigestBlake2bp512, names::kProperties, kDigestBlake2bp512Functions,
      "BLAKE2bp-512, 4-way parallel tree mode (blake2simd)"},
     {nullptr, nullptr, nullptr, nullptr},
 };
 
 const OSSL_ALGORITHM kMacs[] = {
     {names::kMacBlake2b, names::kProperties, kMacBlake2bFunctions, "BLAKE2b MAC (blake2simd)"},
-    {"BLAKE2BPMAC", names::kProperties, kMacBlake2bpFunctions, "BLAKE2bp MAC (blake2simd)"},
+    {names::kMacBlake2bp, names::kProperties, kMacBlake2bpFunctions, "BLAKE2bp MAC (blake2simd)"},
     {nullptr, nullptr, nullptr, nullptr},
 };
 
-void provider_teardown(void* provctx) noexcept {
+void blake2simd_provider_teardown(void* provctx) noexcept {
     auto* provider = static_cast<ProviderContext*>(provctx);
     OSSL_FUNC_CRYPTO_free_fn* release = provider->memory.release;
     withdraw_error_reporter(provider);
@@ -73,7 +73,7 @@ void provider_teardown(void* provctx) noexcept {
     release(provider, __FILE__, __LINE__);
 }
 
-const OSSL_PARAM* provider_gettable_params(void*) noexcept {
+const OSSL_PARAM* blake2simd_provider_gettable_params(void*) noexcept {
     static const OSSL_PARAM kGettable[] = {
         OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_NAME, nullptr, 0),
         OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_VERSION, nullptr, 0),
@@ -100,7 +100,7 @@ bool set_string_param(const ProviderContext* provider, OSSL_PARAM params[], cons
     return p == nullptr || set_param(provider, param::set_utf8(p, value));
 }
 
-int provider_get_params(void* provctx, OSSL_PARAM params[]) noexcept {
+int blake2simd_provider_get_params(void* provctx, OSSL_PARAM params[]) noexcept {
     auto* provider = static_cast<ProviderContext*>(provctx);
     const KernelChoice& choice = provider->kernel_choice();
     const bool running = choice.kernel != nullptr;
@@ -122,7 +122,8 @@ int provider_get_params(void* provctx, OSSL_PARAM params[]) noexcept {
 // using a provider that merely reports status 0. OpenSSL asks every provider about every
 // operation it fetches (a SHA-256 fetch asks us about digests too), so answering needs only
 // the self-tests; the calibration waits for a context of ours (or a buildinfo/kernel query).
-const OSSL_ALGORITHM* provider_query_operation(void*, int operation_id, int* no_cache) noexcept {
+const OSSL_ALGORITHM* blake2simd_provider_query_operation(void*, int operation_id,
+                                                          int* no_cache) noexcept {
     *no_cache = 0;
     const OSSL_ALGORITHM* algorithms = nullptr;
     switch (operation_id) {
@@ -138,16 +139,16 @@ const OSSL_ALGORITHM* provider_query_operation(void*, int operation_id, int* no_
     return dispatch::reference_kernel_works() ? algorithms : nullptr;
 }
 
-const OSSL_ITEM* provider_get_reason_strings(void*) noexcept {
+const OSSL_ITEM* blake2simd_provider_get_reason_strings(void*) noexcept {
     return reason_strings();
 }
 
 const OSSL_DISPATCH kProviderFunctions[] = {
-    B2_DISPATCH(PROVIDER_TEARDOWN, provider_teardown),
-    B2_DISPATCH(PROVIDER_GETTABLE_PARAMS, provider_gettable_params),
-    B2_DISPATCH(PROVIDER_GET_PARAMS, provider_get_params),
-    B2_DISPATCH(PROVIDER_QUERY_OPERATION, provider_query_operation),
-    B2_DISPATCH(PROVIDER_GET_REASON_STRINGS, provider_get_reason_strings),
+    B2_DISPATCH(blake2simd, PROVIDER_TEARDOWN, provider_teardown),
+    B2_DISPATCH(blake2simd, PROVIDER_GETTABLE_PARAMS, provider_gettable_params),
+    B2_DISPATCH(blake2simd, PROVIDER_GET_PARAMS, provider_get_params),
+    B2_DISPATCH(blake2simd, PROVIDER_QUERY_OPERATION, provider_query_operation),
+    B2_DISPATCH(blake2simd, PROVIDER_GET_REASON_STRINGS, provider_get_reason_strings),
     {0, nullptr},
 };
 

@@ -7,7 +7,6 @@ Expected answers come from vectors/gen_blake2bp.py (hashlib leaves, pure-Python 
 from our provider. Only blake2simd is loaded for the digest (OpenSSL 3.0 has no BLAKE2bp, so
 an answer can only be ours). Exit 0 pass, 1 fail.
 """
-import importlib.util
 import os
 import random
 import subprocess
@@ -15,18 +14,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from cli_checks import Tally
+from b2check import Tally, digest_hex, load_generator
 
 TALLY = Tally("blake2bp_cli")
 check = TALLY.check
-
-
-def load_generator(vectors_dir: Path):
-    spec = importlib.util.spec_from_file_location("gen_blake2bp", vectors_dir / "gen_blake2bp.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    module.check_pure_against_hashlib()
-    return module
 
 
 def openssl(module_dir: str, command: str, *args: str) -> subprocess.CompletedProcess:
@@ -34,15 +25,10 @@ def openssl(module_dir: str, command: str, *args: str) -> subprocess.CompletedPr
                            "blake2simd", *args], capture_output=True, text=True)
 
 
-def hex_after_equals(output: str) -> str:
-    """The hex digest of `dgst` ("NAME(file)= hex") or `mac` (bare hex) output."""
-    text = output.strip()
-    return text.rsplit("= ", 1)[-1].lower() if text else ""
-
-
 def main() -> int:
     module_dir, vectors_dir = sys.argv[1], Path(sys.argv[2])
-    generator = load_generator(vectors_dir)
+    generator = load_generator(vectors_dir, "gen_blake2bp")
+    generator.check_pure_against_hashlib()
     rng = random.Random(0xB2B2)
     key = bytes(range(0x20, 0x20 + 37))
     with tempfile.TemporaryDirectory() as scratch:
@@ -52,13 +38,13 @@ def main() -> int:
             path.write_bytes(message)
             expected = generator.blake2bp(message).hex()
             result = openssl(module_dir, "dgst", "-BLAKE2BP-512", str(path))
-            check(result.returncode == 0 and hex_after_equals(result.stdout) == expected,
+            check(result.returncode == 0 and digest_hex(result.stdout) == expected,
                   f"openssl dgst -BLAKE2BP-512 on {length} bytes",
                   f"expected {expected}\nstdout {result.stdout}\nstderr {result.stderr}")
             expected_mac = generator.blake2bp(message, key).hex()
             result = openssl(module_dir, "mac", "-macopt", f"hexkey:{key.hex()}", "-in", str(path),
                              "BLAKE2BPMAC")
-            check(result.returncode == 0 and hex_after_equals(result.stdout) == expected_mac,
+            check(result.returncode == 0 and digest_hex(result.stdout) == expected_mac,
                   f"openssl mac BLAKE2BPMAC on {length} bytes",
                   f"expected {expected_mac}\nstdout {result.stdout}\nstderr {result.stderr}")
 

@@ -13,6 +13,8 @@ import re
 import subprocess
 import sys
 
+from b2check import Tally
+
 LIBC = re.compile(r"^libc\.so\.\d+$")
 
 
@@ -29,15 +31,13 @@ def main():
     needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", dynamic)
     unexpected = [library for library in needed if not LIBC.match(library)]
     exported = sorted(line.split()[-1] for line in symbols.splitlines() if line.strip())
-    failures = 0
-    if len(needed) != 1 or unexpected:
-        print(f"FAIL: NEEDED {needed}; not allowed: {unexpected}")
-        failures += 1
-    if exported != ["OSSL_provider_init"]:
-        print(f"FAIL: exported symbols {exported}")
-        failures += 1
-    print(f"module_deps: {2 - failures} passed, {failures} failed (NEEDED {needed})")
-    return 1 if failures else 0
+    tally = Tally("module_deps")
+    tally.check(len(needed) == 1 and not unexpected, "the module needs libc only",
+                f"NEEDED {needed}; not allowed: {unexpected}")
+    tally.check(exported == ["OSSL_provider_init"], "only OSSL_provider_init is exported",
+                f"exported symbols {exported}")
+    print(f"NEEDED {needed}")
+    return tally.finish()
 
 
 if __name__ == "__main__":

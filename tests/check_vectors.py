@@ -15,11 +15,12 @@
 
 import argparse
 import hashlib
-import importlib.util
 import json
 import re
 import sys
 from pathlib import Path
+
+import b2check
 
 SKIP = 77
 SHA256_RE = re.compile(r"\b[0-9a-f]{64}\b")
@@ -29,11 +30,7 @@ GENERATORS = {"blake2b": "gen_vectors", "blake2s": "gen_blake2s", "blake2bp": "g
 
 
 def load_generator(vectors_dir: Path, hash_name: str):
-    name = GENERATORS[hash_name]
-    spec = importlib.util.spec_from_file_location(name, vectors_dir / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return b2check.load_generator(vectors_dir, GENERATORS[hash_name])
 
 
 def sha256_from_line(path: Path, marker: str) -> str:

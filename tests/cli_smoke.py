@@ -11,7 +11,7 @@ import subprocess
 import sys
 import tempfile
 
-from cli_checks import Tally
+from b2check import Tally, digest_hex
 
 TALLY = Tally("cli_smoke")
 check = TALLY.check
@@ -24,10 +24,6 @@ def openssl(module_dir, *args, propquery=True):
         cmd += ["-propquery", "provider=blake2simd"]
     cmd += list(args[1:])
     return subprocess.run(cmd, capture_output=True, text=True)
-
-
-def last_field(output):
-    return output.strip().split()[-1].lower() if output.strip() else ""
 
 
 def main():
@@ -59,13 +55,13 @@ def main():
         check(control.returncode != 0, "propquery is enforced: SHA-256 is not ours", control.stdout)
 
         result = openssl(module_dir, "dgst", "-blake2b512", path)
-        check(result.returncode == 0 and last_field(result.stdout) == hashlib.blake2b(message).hexdigest(),
+        check(result.returncode == 0 and digest_hex(result.stdout) == hashlib.blake2b(message).hexdigest(),
               "dgst -blake2b512", result.stdout + result.stderr)
 
         key = bytes(range(64))
         result = openssl(module_dir, "mac", "-macopt", "hexkey:" + key.hex(), "-in", path, "BLAKE2BMAC")
         expected = hashlib.blake2b(message, key=key).hexdigest()
-        check(result.returncode == 0 and last_field(result.stdout) == expected, "mac BLAKE2BMAC",
+        check(result.returncode == 0 and digest_hex(result.stdout) == expected, "mac BLAKE2BMAC",
               result.stdout + result.stderr)
 
         salt, custom = b"0123456789abcdef", b"blake2simd-cli"
@@ -74,7 +70,7 @@ def main():
                          "-macopt", "size:20", "-in", path, "BLAKE2BMAC")
         expected = hashlib.blake2b(message, key=key[:20], salt=salt, person=custom,
                                    digest_size=20).hexdigest()
-        check(result.returncode == 0 and last_field(result.stdout) == expected,
+        check(result.returncode == 0 and digest_hex(result.stdout) == expected,
               "mac with salt, custom and size", result.stdout + result.stderr)
 
         # Our reason strings reach the CLI, attributed to our provider.

@@ -1,16 +1,17 @@
 # Provider core: parameters, errors, life cycle (C++ through EVP) and the openssl CLI.
 # SPDX-License-Identifier: Apache-2.0
-b2_add_evp_test(NAME semantics SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_semantics.cpp LABELS provider)
-target_compile_definitions(semantics PRIVATE B2_EXPECTED_VERSION="${PROJECT_VERSION}")
+b2_add_evp_test(NAME provider.semantics TARGET test_semantics
+                SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_semantics.cpp LABELS provider)
+target_compile_definitions(test_semantics PRIVATE B2_EXPECTED_VERSION="${PROJECT_VERSION}")
 
-add_test(NAME cli_smoke
+add_test(NAME cli.smoke
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/cli_smoke.py ${B2_MODULE_DIR})
-set_tests_properties(cli_smoke PROPERTIES LABELS cli SKIP_RETURN_CODE 77)
+set_tests_properties(cli.smoke PROPERTIES LABELS cli SKIP_RETURN_CODE 77)
 
-add_test(NAME module_dependencies
+add_test(NAME provider.module_dependencies
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_module_deps.py
                  $<TARGET_FILE:blake2simd>)
-set_tests_properties(module_dependencies PROPERTIES LABELS provider SKIP_RETURN_CODE 77)
+set_tests_properties(provider.module_dependencies PROPERTIES LABELS provider SKIP_RETURN_CODE 77)
 
 # .clang-format is the style: every C++ source follows it (clang-format 14, as pinned there).
 find_program(B2_CLANG_FORMAT NAMES clang-format-14 clang-format)
@@ -24,18 +25,18 @@ if(B2_CLANG_FORMAT)
   execute_process(COMMAND ${B2_CLANG_FORMAT} --version OUTPUT_VARIABLE b2_clang_format_version)
   string(REGEX MATCH "version ([0-9]+)" b2_clang_format_version "${b2_clang_format_version}")
   if(CMAKE_MATCH_1 STREQUAL "14")
-    add_test(NAME clang_format COMMAND ${B2_CLANG_FORMAT} --dry-run -Werror ${b2_formatted_sources})
+    add_test(NAME style.clang_format COMMAND ${B2_CLANG_FORMAT} --dry-run -Werror ${b2_formatted_sources})
   else()
     # Other releases lay some constructs out differently (clang-format 19 on Debian 13).
-    add_test(NAME clang_format
-             COMMAND ${Python3_EXECUTABLE} -c "import sys; print('clang_format: ${B2_CLANG_FORMAT} \
+    add_test(NAME style.clang_format
+             COMMAND ${Python3_EXECUTABLE} -c "import sys; print('style.clang_format: ${B2_CLANG_FORMAT} \
 is clang-format ${CMAKE_MATCH_1}; the style is pinned to clang-format 14: skipped'); sys.exit(77)")
   endif()
-  set_tests_properties(clang_format PROPERTIES LABELS provider SKIP_RETURN_CODE 77)
+  set_tests_properties(style.clang_format PROPERTIES LABELS provider SKIP_RETURN_CODE 77)
 endif()
 
 # The module's own OSSL_PARAM helpers against libcrypto's (the module itself links no libcrypto).
-b2_add_evp_test(NAME ossl_param TARGET test_ossl_param
+b2_add_evp_test(NAME provider.ossl_param TARGET test_ossl_param
                 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_ossl_param.cpp
                         ${PROJECT_SOURCE_DIR}/provider/ossl_param.cpp
                 LABELS provider memory)
@@ -45,7 +46,7 @@ target_include_directories(test_ossl_param PRIVATE ${PROJECT_SOURCE_DIR}/provide
 # new_context on a provider instance whose kernels all failed: refused with a reason.
 add_executable(test_no_kernel ${CMAKE_CURRENT_LIST_DIR}/test_no_kernel.cpp
                               ${PROJECT_SOURCE_DIR}/provider/errors.cpp)
-target_include_directories(test_no_kernel PRIVATE ${PROJECT_SOURCE_DIR}/provider)
+target_include_directories(test_no_kernel PRIVATE ${PROJECT_SOURCE_DIR}/provider ${B2_TEST_SUPPORT_DIR})
 target_link_libraries(test_no_kernel PRIVATE blake2simd_kernels OpenSSL::Crypto b2_warnings)
-add_test(NAME no_kernel_context COMMAND test_no_kernel)
-set_tests_properties(no_kernel_context PROPERTIES LABELS provider)
+add_test(NAME provider.no_kernel_context COMMAND test_no_kernel)
+set_tests_properties(provider.no_kernel_context PROPERTIES LABELS provider)

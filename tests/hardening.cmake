@@ -1,4 +1,4 @@
-# Hardening (issue 6): bad input, huge input, counter wrap, threads, key material, load/unload,
+# Hardening: bad input, huge input, counter wrap, threads, key material, load/unload,
 # direct-dispatch harness; libFuzzer targets when B2_FUZZ is on. Labels: "hardening", plus
 # "slow" (> 4 GiB streamed), "threads" (the TSan job), "memory" (the valgrind job).
 # SPDX-License-Identifier: Apache-2.0
@@ -9,7 +9,7 @@ set(b2_hardening_dir ${CMAKE_CURRENT_LIST_DIR}/hardening)
 add_library(b2_engine_for_tests STATIC ${PROJECT_SOURCE_DIR}/provider/blake2b_engine.cpp
                                        ${PROJECT_SOURCE_DIR}/provider/blake2bp_engine.cpp)
 target_include_directories(b2_engine_for_tests PUBLIC ${PROJECT_SOURCE_DIR}/provider
-                                                      ${b2_hardening_dir})
+                                                      ${b2_hardening_dir} ${B2_TEST_SUPPORT_DIR})
 target_link_libraries(b2_engine_for_tests PUBLIC blake2simd_kernels OpenSSL::Crypto
                                           PRIVATE b2_warnings)
 
@@ -18,6 +18,11 @@ target_link_libraries(test_engine_counter PRIVATE b2_engine_for_tests b2_warning
 add_test(NAME hardening.engine_counter_2e64 COMMAND test_engine_counter)
 set_tests_properties(hardening.engine_counter_2e64 PROPERTIES LABELS hardening
                      SKIP_RETURN_CODE 77 TIMEOUT 120)
+
+add_executable(test_keyed_start ${b2_hardening_dir}/test_keyed_start.cpp)
+target_link_libraries(test_keyed_start PRIVATE b2_engine_for_tests b2_warnings)
+add_test(NAME hardening.keyed_start COMMAND test_keyed_start)
+set_tests_properties(hardening.keyed_start PROPERTIES LABELS hardening TIMEOUT 120)
 
 add_executable(test_engine_bounds ${b2_hardening_dir}/test_engine_bounds.cpp)
 target_link_libraries(test_engine_bounds PRIVATE b2_engine_for_tests b2_warnings)
@@ -33,7 +38,7 @@ b2_add_evp_test(NAME hardening.large_input_4gib TARGET test_large_input
                 TIMEOUT 900)
 
 add_executable(test_direct_dispatch ${b2_hardening_dir}/test_direct_dispatch.cpp)
-target_include_directories(test_direct_dispatch PRIVATE ${b2_hardening_dir})
+target_include_directories(test_direct_dispatch PRIVATE ${b2_hardening_dir} ${B2_TEST_SUPPORT_DIR})
 target_compile_definitions(test_direct_dispatch PRIVATE B2_MODULE_DIR="${B2_MODULE_DIR}")
 target_link_libraries(test_direct_dispatch PRIVATE OpenSSL::Crypto ${CMAKE_DL_LIBS} b2_warnings)
 add_dependencies(test_direct_dispatch blake2simd)
@@ -82,18 +87,6 @@ if(B2_FUZZ)
   endforeach()
 endif()
 
-# Tests that drive the module through a minimal core of their own (direct_module.hpp).
-function(b2_add_direct_test name target)
-  add_executable(${target} ${b2_hardening_dir}/${target}.cpp)
-  target_include_directories(${target} PRIVATE ${b2_hardening_dir})
-  target_compile_definitions(${target} PRIVATE B2_MODULE_DIR="${B2_MODULE_DIR}")
-  target_link_libraries(${target} PRIVATE OpenSSL::Crypto Threads::Threads ${CMAKE_DL_LIBS}
-                                          b2_warnings)
-  add_dependencies(${target} blake2simd)
-  add_test(NAME ${name} COMMAND ${target})
-  set_tests_properties(${name} PROPERTIES LABELS "hardening;provider" SKIP_RETURN_CODE 77
-                                          TIMEOUT 300)
-endfunction()
 b2_add_direct_test(hardening.fork_during_first_use test_fork)
 b2_add_direct_test(hardening.kernel_request test_kernel_request)
 add_test(NAME hardening.kernel_request_setuid COMMAND test_kernel_request --setuid)

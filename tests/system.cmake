@@ -23,18 +23,18 @@ set(_b2_sanitizer_arg "")
 if("${CMAKE_C_FLAGS} ${CMAKE_CXX_FLAGS} ${CMAKE_MODULE_LINKER_FLAGS}" MATCHES "-fsanitize=")
   set(_b2_sanitizer_arg --sanitized-module)
 endif()
-add_test(NAME system_config
+add_test(NAME system.config
          COMMAND Python3::Interpreter ${_b2_system_dir}/system_config.py
                  --tool ${PROJECT_BINARY_DIR}/dist/blake2simd-config --openssl ${B2_OPENSSL_CLI}
                  --module $<TARGET_FILE:blake2simd> --legacy-app $<TARGET_FILE:b2_legacy_app>
                  --data-dir ${_b2_system_dir}/data ${_b2_sanitizer_arg})
 
-add_test(NAME system_apps
+add_test(NAME system.apps
          COMMAND Python3::Interpreter ${_b2_system_dir}/system_apps.py
                  --openssl ${B2_OPENSSL_CLI} --module $<TARGET_FILE:blake2simd>
                  --legacy-app $<TARGET_FILE:b2_legacy_app> ${_b2_sanitizer_arg})
 
-add_test(NAME system_install
+add_test(NAME system.install
          COMMAND Python3::Interpreter ${_b2_system_dir}/system_install.py
                  --cmake ${CMAKE_COMMAND} --build-dir ${PROJECT_BINARY_DIR}
                  --prefix ${CMAKE_INSTALL_PREFIX} --module-path ${B2_MODULE_INSTALL_PATH}
@@ -44,20 +44,20 @@ add_test(NAME system_install
 set(_b2_deb_args --cmake ${CMAKE_COMMAND} --cpack ${CMAKE_CPACK_COMMAND}
                  --build-dir ${PROJECT_BINARY_DIR} --prefix ${CMAKE_INSTALL_PREFIX}
                  --module-path ${B2_MODULE_INSTALL_PATH} --version ${PROJECT_VERSION})
-add_test(NAME system_deb COMMAND Python3::Interpreter ${_b2_system_dir}/system_deb.py ${_b2_deb_args})
+add_test(NAME system.deb COMMAND Python3::Interpreter ${_b2_system_dir}/system_deb.py ${_b2_deb_args})
 # Root only: installs the .deb into a cached minimal Debian root and runs enable/status/purge there.
 # Debian 12 and 13 (whose libcrypto package is libssl3t64). About 30 s each once the roots are
 # cached; making each root the first time takes a few minutes.
 foreach(_b2_suite bookworm trixie)
-  add_test(NAME system_root_${_b2_suite}
+  add_test(NAME system.root_${_b2_suite}
            COMMAND Python3::Interpreter ${_b2_system_dir}/system_root.py ${_b2_deb_args}
                    --suite ${_b2_suite} --cache-dir /var/cache/blake2simd-ci/deploy)
 endforeach()
 
-set(_b2_system_tests system_config system_apps system_install system_deb system_root_bookworm
-                     system_root_trixie)
+set(_b2_system_tests system.config system.apps system.install system.deb system.root_bookworm
+                     system.root_trixie)
 set_tests_properties(${_b2_system_tests} PROPERTIES LABELS system SKIP_RETURN_CODE 77 TIMEOUT 300)
-set_tests_properties(system_root_bookworm system_root_trixie PROPERTIES TIMEOUT 1200)
+set_tests_properties(system.root_bookworm system.root_trixie PROPERTIES TIMEOUT 1200)
 # They run the build tree's install script, which rewrites its install_manifest.txt.
-set_tests_properties(system_install system_deb system_root_bookworm system_root_trixie
+set_tests_properties(system.install system.deb system.root_bookworm system.root_trixie
                      PROPERTIES RESOURCE_LOCK b2_build_tree_install)

@@ -14,7 +14,7 @@ import shutil
 import sys
 import tempfile
 
-from system_common import (Checks, last_hex, provider_config, providers, run, skip_if_sanitized,
+from system_common import (Tally, digest_hex, provider_config, providers, run, skip_if_sanitized,
                            write)
 
 KEY = bytes(range(0x40, 0x60))  # 32-byte MAC/HMAC key
@@ -69,28 +69,28 @@ class Apps:
         self.hashlib_app = write(workdir / "hashlib_app.py", HASHLIB_APP)
 
     def dgst(self, conf, path, *options):
-        return last_hex(run([self.openssl, "dgst", *options, path], conf))
+        return digest_hex(run([self.openssl, "dgst", *options, path], conf))
 
     def blake2bmac(self, conf, path, *macopts):
         opts = [a for m in ("hexkey:" + KEY.hex(), *macopts) for a in ("-macopt", m)]
-        return last_hex(run([self.openssl, "mac", *opts, "-in", path, "BLAKE2BMAC"], conf))
+        return digest_hex(run([self.openssl, "mac", *opts, "-in", path, "BLAKE2BMAC"], conf))
 
     def hmac_mac(self, conf, path, digest):
         cmd = [self.openssl, "mac", "-digest", digest, "-macopt", "hexkey:" + KEY.hex(),
                "-in", path, "HMAC"]
-        return last_hex(run(cmd, conf))
+        return digest_hex(run(cmd, conf))
 
     def hkdf(self, conf, length):
         cmd = [self.openssl, "kdf", "-keylen", str(length), "-kdfopt", "digest:BLAKE2B-512",
                "-kdfopt", "hexkey:" + KEY.hex(), "-kdfopt", "hexsalt:" + HKDF_SALT.hex(),
                "-kdfopt", "hexinfo:" + HKDF_INFO.hex(), "HKDF"]
-        return last_hex(run(cmd, conf))
+        return digest_hex(run(cmd, conf))
 
     def pbkdf2(self, conf, length):
         cmd = [self.openssl, "kdf", "-keylen", str(length), "-kdfopt", "digest:BLAKE2B-512",
                "-kdfopt", "hexpass:" + KEY.hex(), "-kdfopt", "hexsalt:" + HKDF_SALT.hex(),
                "-kdfopt", f"iter:{PBKDF2_ITER}", "PBKDF2"]
-        return last_hex(run(cmd, conf))
+        return digest_hex(run(cmd, conf))
 
     def hashlib_new(self, conf, name, path):
         result = run([self.python_app, self.hashlib_app, name, path], conf)
@@ -219,7 +219,7 @@ def main():
         workdir = pathlib.Path(tmp)
         apps = Apps(args, workdir)
         inputs = make_inputs(workdir)
-        c = Checks()
+        c = Tally("system_apps", verbose=True)
 
         def cnf(name, *activate, **options):
             text = provider_config(args.module, list(activate), **options)
@@ -244,7 +244,7 @@ def main():
             label = " then ".join(order) + ", " + prefer
             conf = cnf("_".join(order), *order, default_properties=prefer)
             check_preferred_next_to_default(c, apps, conf, label, baseline, inputs)
-        c.finish()
+        c.exit()
 
 
 if __name__ == "__main__":

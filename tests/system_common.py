@@ -3,43 +3,13 @@
 import os
 import re
 import subprocess
-import sys
 
-SKIP = 77
+from b2check import SKIP, Tally, digest_hex, skip  # noqa: F401 (the system tests' imports)
 
 
 def skip_if_sanitized(args):
     if args.sanitized_module:
         skip("the module is built with a sanitizer; openssl and python cannot load it")
-
-
-def skip(reason):
-    print(f"SKIP: {reason}")
-    sys.exit(SKIP)
-
-
-class Checks:
-    """Collects failures so one run reports every broken expectation, not just the first."""
-
-    def __init__(self):
-        self.failures = []
-        self.passed = 0
-
-    def check(self, condition, what, detail=""):
-        if condition:
-            self.passed += 1
-            print(f"ok   {what}")
-        else:
-            self.failures.append(what)
-            print(f"FAIL {what}" + (f"\n     {detail}" if detail else ""))
-        return condition
-
-    def equal(self, actual, expected, what):
-        return self.check(actual == expected, what, f"got {actual!r}, expected {expected!r}")
-
-    def finish(self):
-        print(f"{self.passed} passed, {len(self.failures)} failed")
-        sys.exit(1 if self.failures else 0)
 
 
 def clean_env(conf):
@@ -59,15 +29,6 @@ def run(cmd, conf, stdin=None):
 def describe(result):
     stdout, stderr = result.stdout.strip(), result.stderr.strip()[:600]
     return f"rc={result.returncode} stdout={stdout!r} stderr={stderr!r}"
-
-
-def last_hex(result):
-    """The hex value `openssl dgst/mac/kdf` printed (after '= ' when there is a label), or None."""
-    if result.returncode != 0 or not result.stdout.strip():
-        return None
-    line = result.stdout.strip().splitlines()[-1]
-    value = line.split("= ")[-1].strip().replace(":", "").lower()
-    return value if re.fullmatch(r"[0-9a-f]+", value) else None
 
 
 def providers(openssl, conf):

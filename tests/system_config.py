@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 
-from system_common import Checks, describe, last_hex, providers, run, skip_if_sanitized, write
+from system_common import Tally, describe, digest_hex, providers, run, skip_if_sanitized, write
 
 STOCK_FILES = ("openssl-debian12.cnf", "openssl-debian13.cnf")
 
@@ -78,7 +78,7 @@ def check_everything_else_works(c, m, label, legacy):
     conf = m.link
     c.check(run([m.args.openssl, "version"], conf).returncode == 0, f"[{label}] openssl version")
     sha = run([m.args.openssl, "dgst", "-sha256", m.data], conf)
-    c.equal(last_hex(sha), hashlib.sha256(m.data.read_bytes()).hexdigest(),
+    c.equal(digest_hex(sha), hashlib.sha256(m.data.read_bytes()).hexdigest(),
             f"[{label}] openssl dgst -sha256")
     cert = m.root / "cert.pem"
     req = run([m.args.openssl, "req", "-new", "-x509", "-key", m.key, "-subj", "/CN=b2",
@@ -87,7 +87,7 @@ def check_everything_else_works(c, m, label, legacy):
             describe(req))
     if legacy:
         md4 = run([m.args.openssl, "dgst", "-md4", m.data], conf)
-        c.check(last_hex(md4) is not None, f"[{label}] legacy provider still serves MD4",
+        c.check(digest_hex(md4) is not None, f"[{label}] legacy provider still serves MD4",
                 describe(md4))
 
 
@@ -333,7 +333,7 @@ def main():
         if not os.path.isfile(path):
             sys.exit(f"FAIL: {path} missing")
 
-    c = Checks()
+    c = Tally("system_config", verbose=True)
     help_text = subprocess.run([sys.executable, args.tool, "--help"], capture_output=True,
                                text=True, timeout=60)
     c.check(help_text.returncode == 0 and all(w in help_text.stdout
@@ -353,7 +353,7 @@ def main():
         edit_relying_on_block(c, args, workdir, debian12)
         unusable_libcrypto(c, args, workdir, debian12)
         minimal_file(c, args, workdir)
-    c.finish()
+    c.exit()
 
 
 if __name__ == "__main__":

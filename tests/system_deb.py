@@ -16,7 +16,7 @@ import shutil
 import subprocess
 import tempfile
 
-from system_common import Checks, skip
+from system_common import Tally, skip
 
 MAINTAINER_SCRIPTS = ("preinst", "postinst", "prerm", "postrm", "config", "triggers")
 TOOL = "/usr/sbin/blake2simd-config"
@@ -47,7 +47,7 @@ def build_deb(c, args, scratch):
                                text=True, timeout=120, env=dict(os.environ, DESTDIR=str(stage)))
     if not c.check(installed.returncode == 0, "cmake --install into the staging directory",
                    installed.stdout + installed.stderr):
-        c.finish()
+        c.exit()
     config = pathlib.Path(args.build_dir) / "CPackConfig.cmake"
     staged_config = scratch / "CPackStaged.cmake"
     staged_config.write_text(f'include("{config}")\n'
@@ -60,16 +60,16 @@ def build_deb(c, args, scratch):
         c.check(result.returncode != 0 and "CMAKE_INSTALL_PREFIX=/usr" in output,
                 f"cpack refuses a .deb from a tree with prefix {args.prefix}", output)
         if c.failures:
-            c.finish()
+            c.exit()
         skip("package contents not checked: configure with -DCMAKE_INSTALL_PREFIX=/usr "
              f"(this tree has {args.prefix})")
     if result.returncode != 0 and "no man pages in this tree" in output:
         skip("this tree has no man pages (pod2man was missing at configure time)")
     if not c.check(result.returncode == 0, "cpack -G DEB succeeds", output):
-        c.finish()
+        c.exit()
     debs = sorted((scratch / "out").glob("*.deb"))
     if not c.equal(len(debs), 1, "exactly one .deb produced"):
-        c.finish()
+        c.exit()
     return debs[0]
 
 
@@ -91,7 +91,7 @@ def main():
     deb_arguments(parser)
     args = parser.parse_args()
 
-    c = Checks()
+    c = Tally("system_deb", verbose=True)
     with tempfile.TemporaryDirectory(prefix="b2sys-deb-") as tmp:
         scratch = pathlib.Path(tmp)
         deb = build_deb(c, args, scratch)
@@ -153,7 +153,7 @@ def main():
             check_dpkg_lifecycle(c, deb, scratch / "dpkg-root", args)
         else:
             print("note: dpkg install/purge not checked (needs dpkg and root)")
-    c.finish()
+    c.exit()
 
 
 def check_dpkg_lifecycle(c, deb, root, args):

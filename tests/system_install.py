@@ -10,7 +10,7 @@ import subprocess
 import sys
 import tempfile
 
-from system_common import Checks
+from system_common import Tally
 
 
 def staged(root, absolute_path):
@@ -28,7 +28,7 @@ def main():
     parser.add_argument("--docdir", required=True, help="CMAKE_INSTALL_FULL_DOCDIR")
     args = parser.parse_args()
 
-    c = Checks()
+    c = Tally("system_install", verbose=True)
     with tempfile.TemporaryDirectory(prefix="b2sys-install-") as tmp:
         root = pathlib.Path(tmp)
         env = dict(os.environ, DESTDIR=str(root))
@@ -36,7 +36,7 @@ def main():
                                 capture_output=True, text=True, timeout=60)
         if not c.check(result.returncode == 0, "cmake --install with DESTDIR succeeds",
                        result.stdout + result.stderr):
-            c.finish()
+            c.exit()
         print(result.stdout.strip())
 
         module = staged(root, args.module_path)
@@ -77,7 +77,7 @@ def main():
         extra = [f for f in installed if f not in expected and not f.startswith(args.docdir + "/")
                  and not f.startswith(args.mandir + "/")]
         c.equal(extra, [], "nothing else is installed")
-    c.finish()
+    c.exit()
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import tempfile
 
-from system_common import Checks, skip
+from system_common import Tally, skip
 from system_deb import TOOL, build_deb, deb_arguments
 
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -115,7 +115,7 @@ def main():
     args = parser.parse_args()
     check_prerequisites()
 
-    c = Checks()
+    c = Tally("system_root", verbose=True)
     cache = pathlib.Path(args.cache_dir)
     with tempfile.TemporaryDirectory(prefix="b2sys-root-") as tmp:
         deb = build_deb(c, args, pathlib.Path(tmp))
@@ -128,7 +128,7 @@ def main():
             sequence(c, Chroot(tree), tree)
         finally:
             subprocess.run(["rm", "-rf", "--one-file-system", scratch])
-    c.finish()
+    c.exit()
 
 
 def sequence(c, root, tree):

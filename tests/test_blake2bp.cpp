@@ -22,6 +22,7 @@
 #include "b2test/evp.hpp"
 #include "b2test/hex.hpp"
 #include "b2test/json.hpp"
+#include "b2test/openssl_errors.hpp"
 #include "b2test/vectors.hpp"
 
 namespace {

@@ -7,8 +7,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
-#include "context_support.hpp"
+#include "b2test/check.hpp"
+#include "context_memory.hpp"
 #include "errors.hpp"
 #include "provider_context.hpp"
 
@@ -68,17 +70,14 @@ int main() {
     provider.memory.allocate = &allocate;
     provider.memory.release = &release;
     Context* ctx = blake2simd::new_context<Context>(&provider);
-    int failed = 0;
+    b2test::Report report("test_no_kernel");
+    B2_CHECK(report, ctx == nullptr, "a context without a kernel was created");
     if (ctx != nullptr) {
-        std::fprintf(stderr, "FAIL: a context without a kernel was created\n");
         blake2simd::free_context<Context>(ctx);
-        ++failed;
     }
     const char* text = reason_text(g_raised.reason);
-    if (g_raised.count != 1 || std::strstr(text, "kernel") == nullptr) {
-        std::fprintf(stderr, "FAIL: %d errors raised, reason '%s'\n", g_raised.count, text);
-        ++failed;
-    }
-    std::printf("test_no_kernel: %d passed, %d failed (reason '%s')\n", 2 - failed, failed, text);
-    return failed == 0 ? 0 : 1;
+    B2_CHECK(report, g_raised.count == 1 && std::strstr(text, "kernel") != nullptr,
+             std::to_string(g_raised.count) + " errors raised, reason '" + text + "'");
+    std::printf("reason '%s'\n", text);
+    return report.finish();
 }

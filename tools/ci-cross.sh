@@ -3,7 +3,7 @@
 # (crossbuild-essential-<arch>) against multiarch libssl-dev:<arch>; the EVP known answers,
 # semantics, differential, kernel and hardening tests run under qemu-user, and that
 # architecture's own `openssl` CLI (openssl:<arch>, unpacked, under qemu) loads the module for
-# `openssl dgst` / `openssl mac` (tests cli_smoke and blake2bp.cli).
+# `openssl dgst` / `openssl mac` (tests cli.smoke and blake2bp.cli).
 #
 # Why a Debian 12 root: libssl-dev:<arch> must be exactly the host's libssl-dev version, and a
 # long-lived host rarely has exactly the archive's; a root made from the archive always does.
@@ -109,7 +109,7 @@ cross_build_and_test() {
     qemu=qemu-$(qemu_of "$arch")
     build=/build/$arch
     log=$cache/$arch.log
-    # `openssl` in PATH is this architecture's own CLI under qemu (cli_smoke, blake2bp.cli).
+    # `openssl` in PATH is this architecture's own CLI under qemu (cli.smoke, blake2bp.cli).
     in_root sh -c "mkdir -p /opt/openssl-$arch/wrapper && printf '%s\n' '#!/bin/sh' \
         'exec $qemu /opt/openssl-$arch/usr/bin/openssl \"\$@\"' >/opt/openssl-$arch/wrapper/openssl
         chmod +x /opt/openssl-$arch/wrapper/openssl"

@@ -14,6 +14,7 @@
 #include "blake2b_engine.hpp"
 #include "blake2bp_engine.hpp"
 #include "dispatch.hpp"
+#include "engine_kernels.hpp"
 #include "fuzz_common.hpp"
 #include "rfc7693.hpp"
 
@@ -172,18 +173,6 @@ Bytes engine_blake2bp(const Case& c, blake2simd::CompressFn compress,
     Bytes out(64);
     engine.finish(out.data());
     return out;
-}
-
-// The single-lane kernel of the candidate's instruction set serves the engine's other blocks
-// (last blocks, root), as in the provider; ref where it cannot run.
-blake2simd::CompressFn single_lane_for(blake2simd::KernelId id) {
-    namespace dispatch = blake2simd::dispatch;
-    for (const blake2simd::KernelInfo& kernel : dispatch::compiled_kernels()) {
-        if (kernel.id == id && dispatch::is_runnable(kernel)) {
-            return kernel.compress;
-        }
-    }
-    return dispatch::compiled_kernels()[0].compress;
 }
 
 Bytes evp_blake2bp(const Case& c, const fuzz::Providers& p, bool key_as_param) {

@@ -14,15 +14,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
+#include "b2test/check.hpp"
+#include "direct_module.hpp"
 #include "guard_page.hpp"
 #include "rfc7693.hpp"
-
-#ifndef B2_MODULE_DIR
-#error "B2_MODULE_DIR must name the directory holding blake2simd.so"
-#endif
 
 namespace {
 
@@ -82,32 +81,10 @@ const OSSL_DISPATCH kCore[] = {
     {0, nullptr},
 };
 
-template <class Fn>
-Fn* find_function(const OSSL_DISPATCH* table, int id) {
-    for (; table != nullptr && table->function_id != 0; ++table) {
-        if (table->function_id == id) {
-            return reinterpret_cast<Fn*>(table->function);
-        }
-    }
-    return nullptr;
-}
+using direct_module::find_function;
 
-class Checks {
-  public:
-    void expect(bool condition, const std::string& what) {
-        ++m_tried;
-        if (!condition) {
-            ++m_failed;
-            std::fprintf(stderr, "FAIL: %s\n", what.c_str());
-        }
-    }
-    int tried() const { return m_tried; }
-    int failed() const { return m_failed; }
-
-  private:
-    int m_tried = 0;
-    int m_failed = 0;
-};
+// Every failure printed: each names a different case.
+using Checks = b2test::Report;
 
 struct Module {
     void* handle = nullptr;
@@ -690,7 +667,7 @@ int main() {
         module.provider, OSSL_FUNC_PROVIDER_GET_REASON_STRINGS);
     module.reasons = reasons != nullptr ? reasons(module.provctx) : nullptr;
 
-    Checks checks;
+    Checks checks("test_direct_dispatch", std::numeric_limits<int>::max());
     Harness harness(checks, module);
     check_digest(harness, module);
     check_mac(harness, module);
@@ -708,7 +685,5 @@ int main() {
     checks.expect(g_memory.allocated > 2 && g_memory.freed == g_memory.allocated,
                   "core allocator: " + std::to_string(g_memory.allocated) + " allocated, " +
                       std::to_string(g_memory.freed) + " freed");
-    std::printf("test_direct_dispatch: %d cases tried, %d failed\n", checks.tried(),
-                checks.failed());
-    return checks.failed() == 0 && checks.tried() > 0 ? 0 : 1;
+    return checks.finish();
 }

@@ -16,12 +16,16 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <new>
+#include <string>
 #include <vector>
 
+#include "b2test/check.hpp"
 #include "blake2b_engine.hpp"
 #include "blake2bp_engine.hpp"
 #include "dispatch.hpp"
+#include "engine_kernels.hpp"
 #include "rfc7693.hpp"
 
 namespace {
@@ -144,16 +148,6 @@ bool check(const char* what, Fork child) {
 
 using Bytes = std::vector<uint8_t>;
 
-blake2simd::CompressFn single_lane_for(blake2simd::KernelId id) {
-    namespace dispatch = blake2simd::dispatch;
-    for (const blake2simd::KernelInfo& kernel : dispatch::compiled_kernels()) {
-        if (kernel.id == id && dispatch::is_runnable(kernel)) {
-            return kernel.compress;
-        }
-    }
-    return dispatch::compiled_kernels()[0].compress;
-}
-
 template <class Engine>
 Bytes stream(Engine& engine, const uint8_t* message, size_t length, size_t piece) {
     for (size_t offset = 0; offset < length; offset += piece) {
@@ -164,19 +158,17 @@ Bytes stream(Engine& engine, const uint8_t* message, size_t length, size_t piece
     return out;
 }
 
-int check_streams_at_guards() {
+void check_streams_at_guards(b2test::Report& report) {
     namespace dispatch = blake2simd::dispatch;
     Guarded engine_area;
     Guarded input_area;
     if (!engine_area.map(1) || !input_area.map(1)) {
-        std::printf("FAIL: cannot map guarded areas\n");
-        return 1;
+        report.expect(false, "cannot map guarded areas");
+        return;
     }
     static const uint8_t key[] = "streams against guard pages";
     const auto candidates = dispatch::lanes4_candidates();
     const auto measurements = dispatch::lanes4_measurements();
-    int failed = 0;
-    int cases = 0;
     for (const size_t length :
          {0, 1, 127, 128, 129, 511, 512, 513, 895, 896, 897, 1024, 1500, 2049, 4096}) {
         for (const bool at_end : {true, false}) {
@@ -196,14 +188,11 @@ int check_streams_at_guards() {
                         auto* engine = new (engine_area.usable) Blake2bpEngine;
                         engine->start(single_lane_for(candidates[c].id), candidates[c].compress4,
                                       key, key_length);
-                        ++cases;
-                        if (stream(*engine, message, length, piece) != expected_bp) {
-                            ++failed;
-                            std::printf(
-                                "FAIL BLAKE2bp, candidate %zu, %zu bytes %s a guard, "
-                                "pieces of %zu\n",
-                                c, length, at_end ? "ending at" : "starting at", piece);
-                        }
+                        B2_CHECK(report, stream(*engine, message, length, piece) == expected_bp,
+                                 "BLAKE2bp, candidate " + std::to_string(c) + ", " +
+                                     std::to_string(length) + " bytes " +
+                                     (at_end ? "ending at" : "starting at") +
+                                     " a guard, pieces of " + std::to_string(piece));
                     }
                 }
                 rfc7693::Options o;
@@ -224,18 +213,14 @@ int check_streams_at_guards() {
                     } else {
                         engine->start(kernel.compress, params);
                     }
-                    ++cases;
-                    if (stream(*engine, message, length, 100) != expected_b) {
-                        ++failed;
-                        std::printf("FAIL BLAKE2b, %s, %zu bytes %s a guard\n", kernel.name, length,
-                                    at_end ? "ending at" : "starting at");
-                    }
+                    B2_CHECK(report, stream(*engine, message, length, 100) == expected_b,
+                             std::string("BLAKE2b, ") + kernel.name + ", " +
+                                 std::to_string(length) + " bytes " +
+                                 (at_end ? "ending at" : "starting at") + " a guard");
                 }
             }
         }
     }
-    std::printf("streams against guard pages: %d cases, %d failed\n", cases, failed);
-    return failed;
 }
 
 }  // namespace
@@ -243,41 +228,36 @@ int check_streams_at_guards() {
 int main() {
     const blake2simd::KernelInfo& ref = blake2simd::dispatch::compiled_kernels()[0];
     const blake2simd::Compress4Fn ref4 = blake2simd::dispatch::lanes4_candidates()[0].compress4;
-    int failed = 0;
-    int tried = 0;
+    b2test::Report report("test_engine_bounds", std::numeric_limits<int>::max());
     // Every pending length class of BLAKE2bp: none, part of a group, more than a group.
     for (const size_t buffered :
          {size_t{0}, size_t{1}, size_t{100}, size_t{511}, size_t{600}, size_t{895}, size_t{896}}) {
         char what[96];
         std::snprintf(what, sizeof what, "BLAKE2bp engine, %zu bytes pending, length SIZE_MAX-40",
                       buffered);
-        ++tried;
-        failed += check(what,
-                        [&] {
-                            run_child<Blake2bpEngine>(
-                                [&](Blake2bpEngine& e) { e.start(ref.compress, ref4, nullptr, 0); },
-                                buffered);
-                        })
-                      ? 0
-                      : 1;
+        report.expect(
+            check(what,
+                  [&] {
+                      run_child<Blake2bpEngine>(
+                          [&](Blake2bpEngine& e) { e.start(ref.compress, ref4, nullptr, 0); },
+                          buffered);
+                  }),
+            what);
     }
     for (const size_t buffered : {size_t{0}, size_t{1}, size_t{127}, size_t{128}}) {
         char what[96];
         std::snprintf(what, sizeof what, "BLAKE2b engine, %zu bytes buffered, length SIZE_MAX-40",
                       buffered);
-        ++tried;
-        failed += check(what,
-                        [&] {
-                            run_child<Blake2bEngine>(
-                                [&](Blake2bEngine& e) {
-                                    e.start(ref.compress, blake2simd::Blake2bParams{});
-                                },
-                                buffered);
-                        })
-                      ? 0
-                      : 1;
+        report.expect(check(what,
+                            [&] {
+                                run_child<Blake2bEngine>(
+                                    [&](Blake2bEngine& e) {
+                                        e.start(ref.compress, blake2simd::Blake2bParams{});
+                                    },
+                                    buffered);
+                            }),
+                      what);
     }
-    failed += check_streams_at_guards();
-    std::printf("test_engine_bounds: %d cases, %d failed\n", tried, failed);
-    return failed == 0 ? 0 : 1;
+    check_streams_at_guards(report);
+    return report.finish();
 }

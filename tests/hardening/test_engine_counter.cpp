@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <vector>
 
+#include "b2test/check.hpp"
 #include "blake2b_engine.hpp"
 #include "dispatch.hpp"
+#include "engine_kernels.hpp"
 #include "rfc7693.hpp"
 
 namespace {
@@ -14,11 +16,6 @@ namespace {
 using blake2simd::Blake2bEngine;
 using blake2simd::Blake2bState;
 using blake2simd::KernelInfo;
-
-struct Counters {
-    long passed = 0;
-    long failed = 0;
-};
 
 std::vector<uint8_t> pattern(size_t length, uint8_t seed) {
     std::vector<uint8_t> bytes(length);
@@ -41,7 +38,7 @@ std::vector<uint8_t> engine_digest(const KernelInfo& kernel, const Blake2bState&
     return out;
 }
 
-void check_case(Counters& counters, const KernelInfo& kernel, uint64_t t0, uint64_t t1,
+void check_case(b2test::Report& report, const KernelInfo& kernel, uint64_t t0, uint64_t t1,
                 size_t message_length) {
     Blake2bState start{};
     rfc7693::State oracle_start{};
@@ -54,14 +51,11 @@ void check_case(Counters& counters, const KernelInfo& kernel, uint64_t t0, uint6
     const std::vector<uint8_t> expected =
         rfc7693::finish_from(oracle_start, message.data(), message.size(), 64);
     for (const size_t piece : {size_t{1}, size_t{127}, size_t{128}, size_t{129}, size_t{4096}}) {
-        if (engine_digest(kernel, start, message, piece) == expected) {
-            ++counters.passed;
-        } else {
-            ++counters.failed;
-            std::fprintf(stderr, "FAIL kernel %s t=%016llx:%016llx len %zu piece %zu\n",
-                         kernel.name, static_cast<unsigned long long>(t1),
-                         static_cast<unsigned long long>(t0), message_length, piece);
-        }
+        char what[128];
+        std::snprintf(what, sizeof what, "kernel %s t=%016llx:%016llx len %zu piece %zu",
+                      kernel.name, static_cast<unsigned long long>(t1),
+                      static_cast<unsigned long long>(t0), message_length, piece);
+        report.expect(engine_digest(kernel, start, message, piece) == expected, what);
     }
 }
 
@@ -80,29 +74,24 @@ bool oracle_sees_the_carry() {
 }  // namespace
 
 int main() {
-    Counters counters;
+    b2test::Report report("test_engine_counter");
     if (!oracle_sees_the_carry()) {
         std::fprintf(stderr, "FAIL: oracle cannot tell counters apart\n");
         return 1;
     }
     const uint64_t near_top[] = {~0ULL - 1000, ~0ULL - 128, ~0ULL - 127, ~0ULL, ~0ULL - 255};
     const size_t lengths[] = {0, 1, 127, 128, 129, 1000, 2048};
-    int kernels_run = 0;
-    for (const KernelInfo& kernel : blake2simd::dispatch::compiled_kernels()) {
-        if (!blake2simd::dispatch::is_runnable(kernel)) {
-            std::printf("kernel %s: not runnable on this host, skipped\n", kernel.name);
-            continue;
-        }
-        ++kernels_run;
+    const std::vector<const KernelInfo*> kernels = runnable_kernels();
+    for (const KernelInfo* kernel : kernels) {
         for (const uint64_t t0 : near_top) {
             for (const size_t length : lengths) {
-                check_case(counters, kernel, t0, 0, length);      // carry into t[1]
-                check_case(counters, kernel, t0, 5, length);      // carry with t[1] != 0
-                check_case(counters, kernel, t0, ~0ULL, length);  // 128-bit wrap
+                check_case(report, *kernel, t0, 0, length);      // carry into t[1]
+                check_case(report, *kernel, t0, 5, length);      // carry with t[1] != 0
+                check_case(report, *kernel, t0, ~0ULL, length);  // 128-bit wrap
             }
         }
     }
-    std::printf("test_engine_counter: %d kernels, %ld passed, %ld failed\n", kernels_run,
-                counters.passed, counters.failed);
-    return kernels_run > 0 && counters.failed == 0 && counters.passed > 0 ? 0 : 1;
+    std::printf("test_engine_counter: %zu kernels\n", kernels.size());
+    report.expect(!kernels.empty(), "no runnable kernel");
+    return report.finish();
 }

@@ -13,9 +13,12 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
+#include <string>
 #include <thread>
 #include <vector>
 
+#include "b2test/check.hpp"
 #include "direct_module.hpp"
 #include "rfc7693.hpp"
 
@@ -127,6 +130,7 @@ int main() {
     std::printf("SKIP: fork() of a multithreaded process is not supported under ThreadSanitizer\n");
     return 77;
 #endif
+    b2test::Report report("test_fork", std::numeric_limits<int>::max());
     int counts[5] = {};
     for (int trial = 0; trial < kTrials; ++trial) {
         const long delay = trial * kSpreadMicroseconds / kTrials;
@@ -144,16 +148,15 @@ int main() {
         }
         const int outcome = WEXITSTATUS(status);
         ++counts[outcome];
-        if (outcome != kOk) {
-            static const char* const kWhat[] = {"ok", "wrong digest", "HUNG (deadlock)", "failed",
-                                                "setup failed"};
-            std::printf("FAIL trial %d (fork %ld us after first use began): child %s\n", trial,
-                        delay, kWhat[outcome]);
-        }
+        static const char* const kWhat[] = {"ok", "wrong digest", "HUNG (deadlock)", "failed",
+                                            "setup failed"};
+        B2_CHECK(report, outcome == kOk,
+                 "trial " + std::to_string(trial) + " (fork " + std::to_string(delay) +
+                     " us after first use began): child " + kWhat[outcome]);
     }
     std::printf(
         "test_fork: %d trials: %d children hashed right, %d hung, %d wrong, %d failed, %d setup\n",
         kTrials, counts[kOk], counts[kChildHung], counts[kWrongDigest], counts[kChildFailed],
         counts[kSetup]);
-    return counts[kOk] == kTrials ? 0 : 1;
+    return report.finish();
 }

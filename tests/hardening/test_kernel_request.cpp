@@ -17,21 +17,22 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <string>
 
+#include "b2test/check.hpp"
 #include "direct_module.hpp"
 
 namespace {
 
-int g_failed = 0;
-int g_tried = 0;
+// Every failure printed: each names a different request.
+b2test::Report& checks() {
+    static b2test::Report report("test_kernel_request", std::numeric_limits<int>::max());
+    return report;
+}
 
 void expect(bool condition, const std::string& what) {
-    ++g_tried;
-    if (!condition) {
-        ++g_failed;
-        std::printf("FAIL: %s\n", what.c_str());
-    }
+    checks().expect(condition, what);
 }
 
 bool printable_ascii(const std::string& text) {
@@ -100,8 +101,7 @@ int check_requests() {
            "BLAKE2SIMD_KERNEL=ref is honoured in an ordinary process");
     const Served by_config = serve(nullptr, "ref");
     expect(by_config.kernel == "ref", "kernel = ref from the config is honoured");
-    std::printf("test_kernel_request: %d checks, %d failed\n", g_tried, g_failed);
-    return g_failed == 0 ? 0 : 1;
+    return checks().finish();
 }
 
 // The setuid copy: reports what served; exit status 0 if the environment was ignored, 1 if it

@@ -32,7 +32,7 @@ constexpr size_t kWindow = 8;
 uint8_t g_needles[kMaxNeedles][kNeedleBytes];
 size_t g_needle_count = 0;
 
-struct Tally {
+struct AllocationScan {
     long frees_scanned = 0;
     long leaks = 0;
     long context_sized_frees = 0;
@@ -40,7 +40,7 @@ struct Tally {
     bool recording_new = false;  // inside EVP_MAC_CTX_new: remember the largest block
     size_t largest_new = 0;
 };
-Tally g_tally;
+AllocationScan g_scan;
 
 size_t slot_of(const void* pointer) {
     return (reinterpret_cast<uintptr_t>(pointer) >> 4) * 0x9E3779B97F4A7C15ULL >> 48;
@@ -99,20 +99,20 @@ bool holds_secret(const uint8_t* bytes, size_t size) {
 void* hooked_malloc(size_t size, const char*, int) {
     void* pointer = std::malloc(size);
     remember(pointer, size);
-    if (g_tally.recording_new && size > g_tally.largest_new) {
-        g_tally.largest_new = size;
+    if (g_scan.recording_new && size > g_scan.largest_new) {
+        g_scan.largest_new = size;
     }
     return pointer;
 }
 
 void scan_before_release(void* pointer) {
     const size_t size = forget(pointer);
-    ++g_tally.frees_scanned;
-    if (g_tally.context_size != 0 && size == g_tally.context_size) {
-        ++g_tally.context_sized_frees;
+    ++g_scan.frees_scanned;
+    if (g_scan.context_size != 0 && size == g_scan.context_size) {
+        ++g_scan.context_sized_frees;
     }
     if (holds_secret(static_cast<const uint8_t*>(pointer), size)) {
-        ++g_tally.leaks;
+        ++g_scan.leaks;
         std::fprintf(stderr, "LEAK: a freed block of %zu bytes holds key material\n", size);
     }
 }
@@ -137,7 +137,7 @@ void hooked_free(void* pointer, const char*, int) {
 // scan would see the secret if the module left it behind).
 bool live_context_holds(const uint8_t* needle) {
     for (const Block& block : g_live) {
-        if (block.pointer != nullptr && block.size == g_tally.context_size) {
+        if (block.pointer != nullptr && block.size == g_scan.context_size) {
             const auto* bytes = static_cast<const uint8_t*>(block.pointer);
             for (size_t at = 0; at + kNeedleBytes <= block.size; ++at) {
                 if (std::memcmp(bytes + at, needle, kNeedleBytes) == 0) {
@@ -191,10 +191,10 @@ void add_needle(const Bytes& bytes) {
 // --- Scenarios.
 
 EVP_MAC_CTX* new_ctx(EVP_MAC* mac) {
-    g_tally.recording_new = true;
-    g_tally.largest_new = 0;
+    g_scan.recording_new = true;
+    g_scan.largest_new = 0;
     EVP_MAC_CTX* ctx = EVP_MAC_CTX_new(mac);
-    g_tally.recording_new = false;
+    g_scan.recording_new = false;
     return ctx;
 }
 
@@ -210,16 +210,16 @@ void run(b2test::Report& report, EVP_MAC* mac, bool bp) {
 
     // Learn the module's context size from a context that never sees a secret.
     EVP_MAC_CTX* probe = new_ctx(mac);
-    g_tally.context_size = g_tally.largest_new;
+    g_scan.context_size = g_scan.largest_new;
     EVP_MAC_CTX_free(probe);
-    B2_CHECK(report, g_tally.context_size >= 2 * 64 + 64,
-             "the module's MAC context (" + std::to_string(g_tally.context_size) +
+    B2_CHECK(report, g_scan.context_size >= 2 * 64 + 64,
+             "the module's MAC context (" + std::to_string(g_scan.context_size) +
                  " bytes) is allocated through OpenSSL and big enough for key and state");
     add_needle(key_a);
     add_needle(key_b);
     add_needle(state_a);
     add_needle(state_b);
-    const long frees_before = g_tally.context_sized_frees;
+    const long frees_before = g_scan.context_sized_frees;
 
     // 1. free after final
     EVP_MAC_CTX* ctx = new_ctx(mac);
@@ -268,16 +268,16 @@ void run(b2test::Report& report, EVP_MAC* mac, bool bp) {
     EVP_MAC_CTX_set_params(ctx, params);
     EVP_MAC_CTX_free(ctx);
 
-    const long module_frees = g_tally.context_sized_frees - frees_before;
+    const long module_frees = g_scan.context_sized_frees - frees_before;
     B2_CHECK(report, module_frees >= 7,
              "the module's context blocks were seen freed: " + std::to_string(module_frees));
-    B2_CHECK(report, g_tally.leaks == 0,
-             std::to_string(g_tally.leaks) + " freed blocks held key material");
+    B2_CHECK(report, g_scan.leaks == 0,
+             std::to_string(g_scan.leaks) + " freed blocks held key material");
     std::printf(
         "key material, %s: %ld frees scanned, %ld module MAC contexts (%zu bytes) freed, "
         "%ld leaks\n",
-        bp ? "BLAKE2BPMAC" : "BLAKE2BMAC", g_tally.frees_scanned, module_frees,
-        g_tally.context_size, g_tally.leaks);
+        bp ? "BLAKE2BPMAC" : "BLAKE2BMAC", g_scan.frees_scanned, module_frees, g_scan.context_size,
+        g_scan.leaks);
 }
 
 }  // namespace
@@ -299,6 +299,6 @@ int main() {
         B2_REQUIRE(bp != nullptr, "fetch BLAKE2BPMAC from blake2simd");
         run(report, bp.get(), true);
     }
-    B2_CHECK(report, g_tally.leaks == 0, "no key material in blocks freed at teardown");
+    B2_CHECK(report, g_scan.leaks == 0, "no key material in blocks freed at teardown");
     return report.finish();
 }

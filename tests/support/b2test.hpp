@@ -12,7 +12,8 @@
 //   B2_CHECK(report, out == expected, "context, built only on failure");
 //   return report.finish();                                 // "N passed, N failed", 0 or 1
 //
-// check.hpp    Report, B2_CHECK, B2_REQUIRE, drain_openssl_errors, kSkipExitCode (77)
+// check.hpp    Report, B2_CHECK, B2_REQUIRE, contains, kSkipExitCode (77); no OpenSSL
+// openssl_errors.hpp  drain_openssl_errors, last_reason; the queue in every failure message
 // evp.hpp      ProviderSession, RAII pointers, provider_name, served_kernel, KernelPolicy
 //              (B2_EXPECT_KERNEL / B2_ALLOWED_KERNELS / B2_SKIP_UNLESS_KERNEL),
 //              Blake2bParams, run_digest / run_mac with update pieces
@@ -25,4 +26,5 @@
 #include "b2test/evp.hpp"
 #include "b2test/hex.hpp"
 #include "b2test/json.hpp"
+#include "b2test/openssl_errors.hpp"
 #include "b2test/vectors.hpp"

@@ -15,7 +15,7 @@ tree=$(cd "$2" && pwd)
 module=$(cd "$(dirname "$3")" && pwd)/$(basename "$3")
 build=${4:-build-openssl-4.0}
 modules=$build/ossl-modules
-tests_selected="-L ^(provider|cli)$ -E ^(module_dependencies|clang_format)$"
+tests_selected="-L ^(provider|cli)$ -E ^(provider\.module_dependencies|style\.clang_format)$"
 
 # The 4.0 CLI (apps/openssl) has no run path of its own: it finds libcrypto.so.4 through this.
 PATH=$tree/apps:$PATH

@@ -1,8 +1,8 @@
-// Minimal check/report helpers for the EVP tests: count, show the first failures, summarise.
+// The check/report layer of every C++ test: count, show the first failures, summarise.
+// Needs no OpenSSL (kernel tests link none); openssl_errors.hpp adds the error queue to
+// failure messages.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-
-#include <openssl/err.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -14,33 +14,12 @@ namespace b2test {
 // Exit status a test returns when the host cannot run it; CTest maps it via SKIP_RETURN_CODE.
 inline constexpr int kSkipExitCode = 77;
 
-// Everything on the OpenSSL error queue as text (and the queue emptied), for failure messages.
-inline std::string drain_openssl_errors() {
-    std::string text;
-    const char* file = nullptr;
-    int line = 0;
-    unsigned long code = 0;
-    while ((code = ERR_get_error_all(&file, &line, nullptr, nullptr, nullptr)) != 0) {
-        char buffer[256];
-        ERR_error_string_n(code, buffer, sizeof buffer);
-        if (!text.empty()) {
-            text += "; ";
-        }
-        text += buffer;
-    }
-    return text;
-}
+// Extra text for failure messages (the EVP tests' OpenSSL error queue, openssl_errors.hpp);
+// nullptr in tests that link no OpenSSL.
+inline std::string (*failure_note)() = nullptr;
 
-// The reason text of the newest error on the queue (queue emptied), or "": what a rejection
-// test compares with the documented reason.
-inline std::string last_reason() {
-    unsigned long code = 0;
-    unsigned long last = 0;
-    while ((code = ERR_get_error()) != 0) {
-        last = code;
-    }
-    const char* reason = last != 0 ? ERR_reason_error_string(last) : nullptr;
-    return reason != nullptr ? reason : "";
+inline std::string take_failure_note() {
+    return failure_note != nullptr ? failure_note() : std::string();
 }
 
 inline bool contains(std::string_view text, std::string_view part) {
@@ -59,13 +38,27 @@ class Report final {
     void fail(const char* file, int line, const char* condition, std::string_view context) {
         ++m_failed;
         if (m_failed <= m_max_printed) {
-            const std::string errors = drain_openssl_errors();
-            std::fprintf(stderr, "FAIL %s:%d: %s -- %.*s%s%s\n", file, line, condition,
+            const std::string errors = take_failure_note();
+            const std::string where =
+                file != nullptr
+                    ? std::string(file) + ":" + std::to_string(line) + ": " + condition + " --"
+                    : std::string();
+            std::fprintf(stderr, "FAIL %s %.*s%s%s\n", where.c_str(),
                          static_cast<int>(context.size()), context.data(),
-                         errors.empty() ? "" : " | openssl: ", errors.c_str());
+                         errors.empty() ? "" : " | ", errors.c_str());
         } else if (m_failed == m_max_printed + 1) {
             std::fprintf(stderr, "(further failures are counted but not printed)\n");
         }
+    }
+
+    // For callers whose context is built anyway: counts `condition`, returns it.
+    bool expect(bool condition, std::string_view what) {
+        if (condition) {
+            pass();
+        } else {
+            fail(nullptr, 0, nullptr, what);
+        }
+        return condition;
     }
 
     [[nodiscard]] long failed() const noexcept { return m_failed; }
@@ -88,11 +81,11 @@ class Report final {
     long m_failed = 0;
 };
 
-// Fatal setup failure: print why (with the OpenSSL error queue) and exit 1.
+// Fatal setup failure: print why (with the failure note) and exit 1.
 [[noreturn]] inline void fatal(std::string_view why) {
-    const std::string errors = drain_openssl_errors();
+    const std::string errors = take_failure_note();
     std::fprintf(stderr, "FATAL: %.*s%s%s\n", static_cast<int>(why.size()), why.data(),
-                 errors.empty() ? "" : " | openssl: ", errors.c_str());
+                 errors.empty() ? "" : " | ", errors.c_str());
     std::exit(1);
 }
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "check.hpp"
+#include "openssl_errors.hpp"
 
 #ifndef B2_MODULE_DIR
 #error "B2_MODULE_DIR must name the directory holding blake2simd.so (set by b2_add_evp_test)"

@@ -1,4 +1,5 @@
-// An independent BLAKE2b (straight RFC 7693 code, full 128-bit counter) used as the oracle.
+// An independent BLAKE2b (straight RFC 7693 code, full 128-bit counter): the oracle of the
+// engine and provider tests, and (reference_compress.hpp) of the kernel tests.
 // SPDX-License-Identifier: Apache-2.0
 //
 // Deliberately shares nothing with kernels/ or provider/: its own IV, sigma and parameter
@@ -47,8 +48,9 @@ inline constexpr uint8_t kSchedule[10][16] = {
     {10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0},
 };
 
-// RFC 7693 section 3.2, function F; the caller has already added the block's bytes to t.
-inline void compress(State& s, const uint8_t block[128], bool last, bool last_node = false) {
+// RFC 7693 section 3.2, function F, with the flag words f0 (last block) and f1 (last node)
+// as given; the caller has already added the block's bytes to t.
+inline void compress_with_flags(State& s, const uint8_t block[128], uint64_t f0, uint64_t f1) {
     uint64_t m[16];
     uint64_t v[16];
     for (int i = 0; i < 16; ++i) {
@@ -60,12 +62,8 @@ inline void compress(State& s, const uint8_t block[128], bool last, bool last_no
     }
     v[12] ^= s.t[0];
     v[13] ^= s.t[1];
-    if (last) {
-        v[14] = ~v[14];
-    }
-    if (last_node) {  // tree modes: the last node of its level (f[1])
-        v[15] = ~v[15];
-    }
+    v[14] ^= f0;
+    v[15] ^= f1;
     auto g = [&v](int a, int b, int c, int d, uint64_t x, uint64_t y) {
         v[a] = v[a] + v[b] + x;
         v[d] = rotr(v[d] ^ v[a], 32);
@@ -90,6 +88,11 @@ inline void compress(State& s, const uint8_t block[128], bool last, bool last_no
     for (int i = 0; i < 8; ++i) {
         s.h[i] ^= v[i] ^ v[i + 8];
     }
+}
+
+inline void compress(State& s, const uint8_t block[128], bool last, bool last_node = false) {
+    // last_node: tree modes, the last node of its level
+    compress_with_flags(s, block, last ? ~0ULL : 0, last_node ? ~0ULL : 0);
 }
 
 inline void add_to_counter(State& s, uint64_t bytes) {
