@@ -9,11 +9,8 @@
 #include "baseline_guard.hpp"
 #include "calibration.hpp"
 #include "once.hpp"
+#include "registry.hpp"
 #include "self_test.hpp"
-
-#if B2_HAVE_X64_KERNEL
-#include "compress_x64.hpp"
-#endif
 
 namespace blake2simd::dispatch {
 namespace {
@@ -52,34 +49,17 @@ bool looks_like_kernel_name(std::string_view request) noexcept {
     return true;
 }
 
-// One row per kernel; cpu_can_run() knows what each KernelId needs.
-constexpr KernelInfo kCompiledKernels[] = {
-    {KernelId::ref, "ref", &kernels::compress_ref},
-#if B2_HAVE_X64_KERNEL
-    {KernelId::x64, "x64", &kernels::compress_x64},
-#endif
-#if BLAKE2SIMD_HAVE_SSSE3
-    {KernelId::ssse3, "ssse3", &kernels::compress_ssse3},
-#endif
-#if BLAKE2SIMD_HAVE_AVX
-    {KernelId::avx, "avx", &kernels::compress_avx},
-#endif
-#if BLAKE2SIMD_HAVE_AVX2
-    {KernelId::avx2, "avx2", &kernels::compress_avx2},
-#endif
-#if BLAKE2SIMD_HAVE_AVX512
-    {KernelId::avx512, "avx512", &kernels::compress_avx512},
-#endif
-};
+// The single-lane catalogue: the registry's rows this build compiled, the reference first.
+constexpr auto kCompiledKernels = registry::built_kernels();
 
-constexpr size_t kKernelCount = sizeof(kCompiledKernels) / sizeof(kCompiledKernels[0]);
+constexpr size_t kKernelCount = kCompiledKernels.size();
 
 // Calibration: a few dozen blocks per timing, interleaved across kernels so that frequency
 // changes and noise hit all of them alike, best of several repetitions, bounded in time.
 constexpr size_t kCalibrationBlocks = 24;
 constexpr int kMaxCalibrationRounds = 7;
-// The first use of the provider runs this and the 4-lane calibration (lanes4.cpp); together
-// with the self-tests they must stay within 2 ms.
+// The first use of the provider runs this and the 4-lane calibration (dispatch_lanes4.cpp);
+// together with the self-tests they must stay within 2 ms.
 constexpr double kCalibrationBudgetMicroseconds = 1000;
 
 struct ProcessFacts {
@@ -122,32 +102,23 @@ double time_one_call(CompressFn compress, const uint8_t* blocks) noexcept {
     return stop - start;
 }
 
-// Best (minimum) time per kernel over interleaved rounds; 0 for kernels that may not run.
-void time_runnable_kernels(const ProcessFacts& facts, double best_nanoseconds[]) noexcept {
+CalibratedFacts calibrate() noexcept {
+    const ProcessFacts& facts = process_facts();
     uint8_t blocks[kCalibrationBlocks * kBlockBytes];
     for (size_t i = 0; i < sizeof blocks; ++i) {
         blocks[i] = static_cast<uint8_t>(i * 131 + 7);
     }
-    time_best_of_rounds(
-        kKernelCount, kMaxCalibrationRounds, kCalibrationBudgetMicroseconds,
+    const auto timing = calibrate_candidates<kKernelCount>(
+        kMaxCalibrationRounds, kCalibrationBudgetMicroseconds, kCalibrationBlocks,
         [&facts](size_t k) { return facts.measurements[k].passed_self_test; },
-        [&blocks](size_t k) { return time_one_call(kCompiledKernels[k].compress, blocks); },
-        best_nanoseconds);
-}
-
-CalibratedFacts calibrate() noexcept {
-    const ProcessFacts& facts = process_facts();
-    const double start = monotonic_nanoseconds();
-    double best_nanoseconds[kKernelCount] = {};
-    time_runnable_kernels(facts, best_nanoseconds);
+        [&blocks](size_t k) { return time_one_call(kCompiledKernels[k].compress, blocks); });
 
     CalibratedFacts calibrated{};
     for (size_t k = 0; k < kKernelCount; ++k) {
         calibrated.measurements[k] = facts.measurements[k];
-        calibrated.measurements[k].nanoseconds_per_block =
-            best_nanoseconds[k] / static_cast<double>(kCalibrationBlocks);
+        calibrated.measurements[k].nanoseconds_per_block = timing.nanoseconds_per_unit[k];
     }
-    calibrated.microseconds_spent = (monotonic_nanoseconds() - start) / 1e3;
+    calibrated.microseconds_spent = timing.microseconds_spent;
     calibration_ran.store(true, std::memory_order_release);
     return calibrated;
 }
@@ -170,26 +141,7 @@ double megabytes_per_second(const KernelMeasurement& measurement) noexcept {
 }  // namespace
 
 bool cpu_can_run(KernelId id, const cpu::CpuFeatures& features) noexcept {
-    switch (id) {
-        case KernelId::ref:
-            return true;
-        case KernelId::x64:
-            // Plain x86-64 integer code: every CPU that runs this build runs it.
-#if defined(__x86_64__) || defined(_M_X64)
-            return true;
-#else
-            return false;
-#endif
-        case KernelId::ssse3:
-            return features.ssse3;
-        case KernelId::avx:
-            return features.avx;
-        case KernelId::avx2:
-            return features.avx2;
-        case KernelId::avx512:
-            return features.avx512f && features.avx512vl;
-    }
-    return false;
+    return registry::meets(registry::row_of(id).need, features);
 }
 
 Selection choose(std::string_view request, const cpu::CpuFeatures& features,
