@@ -3,11 +3,13 @@
 #include "dispatch.hpp"
 
 #include <atomic>
+#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 
 #include "baseline_guard.hpp"
 #include "calibration.hpp"
+#include "describe.hpp"
 #include "once.hpp"
 #include "registry.hpp"
 #include "self_test.hpp"
@@ -138,6 +140,58 @@ double megabytes_per_second(const KernelMeasurement& measurement) noexcept {
                : 0.0;
 }
 
+// The kernels and their measurements as choose() sees them.
+struct KernelView {
+    const cpu::CpuFeatures& features;
+    std::span<const KernelInfo> kernels;
+    std::span<const KernelMeasurement> measurements;
+
+    bool runnable(size_t i) const noexcept {
+        return i < measurements.size() && measurements[i].passed_self_test &&
+               cpu_can_run(kernels[i].id, features);
+    }
+};
+
+// Strictly faster only: on a tie the earlier kernel (the reference first) keeps its place.
+// kernels[0] must be runnable; `count` gets how many are.
+size_t fastest_runnable(const KernelView& view, size_t* count) noexcept {
+    size_t fastest = 0;
+    for (size_t i = 0; i < view.kernels.size(); ++i) {
+        if (!view.runnable(i)) {
+            continue;
+        }
+        ++*count;
+        if (view.measurements[i].nanoseconds_per_block <
+            view.measurements[fastest].nanoseconds_per_block) {
+            fastest = i;
+        }
+    }
+    return fastest;
+}
+
+// The last kernel of that name (names are unique in a catalogue), or nullptr.
+const KernelInfo* find_in(std::span<const KernelInfo> kernels, std::string_view name) noexcept {
+    const KernelInfo* found = nullptr;
+    for (const KernelInfo& kernel : kernels) {
+        if (names_match(name, kernel.name)) {
+            found = &kernel;
+        }
+    }
+    return found;
+}
+
+// The one describer of a single-lane selection: the kernel's name, and why in words (`why`
+// is a printf format for the rest of the parenthesis).
+__attribute__((format(printf, 3, 4))) Selection describe(const KernelInfo& kernel, bool automatic,
+                                                         const char* why, ...) noexcept {
+    Selection selection{&kernel, automatic, {}};
+    va_list args;
+    va_start(args, why);
+    describe_into(selection.description, sizeof selection.description, kernel.name, why, args);
+    va_end(args);
+    return selection;
+}
+
 }  // namespace
 
 bool cpu_can_run(KernelId id, const cpu::CpuFeatures& features) noexcept {
@@ -147,71 +201,38 @@ bool cpu_can_run(KernelId id, const cpu::CpuFeatures& features) noexcept {
 Selection choose(std::string_view request, const cpu::CpuFeatures& features,
                  std::span<const KernelInfo> kernels,
                  std::span<const KernelMeasurement> measurements) noexcept {
-    Selection selection{};
-    const auto runnable = [&](size_t i) {
-        return i < measurements.size() && measurements[i].passed_self_test &&
-               cpu_can_run(kernels[i].id, features);
-    };
-    if (kernels.empty() || kernels[0].id != KernelId::ref || !runnable(0)) {
-        std::snprintf(selection.description, sizeof selection.description,
+    const KernelView view{features, kernels, measurements};
+    if (kernels.empty() || kernels[0].id != KernelId::ref || !view.runnable(0)) {
+        Selection none{};
+        std::snprintf(none.description, sizeof none.description,
                       "no kernel: the reference kernel failed its self-test");
-        return selection;
+        return none;
     }
-    // Strictly faster only: on a tie the earlier kernel (the reference first) keeps its place.
-    size_t fastest = 0;
     size_t runnable_count = 0;
-    for (size_t i = 0; i < kernels.size(); ++i) {
-        if (!runnable(i)) {
-            continue;
-        }
-        ++runnable_count;
-        if (measurements[i].nanoseconds_per_block < measurements[fastest].nanoseconds_per_block) {
-            fastest = i;
-        }
-    }
+    const size_t fastest = fastest_runnable(view, &runnable_count);
     const KernelInfo& automatic = kernels[fastest];
-
     const bool wants_auto = request.empty() || names_match(request, "auto");
-    const KernelInfo* requested = nullptr;
-    if (!wants_auto) {
-        for (const auto& kernel : kernels) {
-            if (names_match(request, kernel.name)) {
-                requested = &kernel;
-            }
-        }
+    const KernelInfo* requested = wants_auto ? nullptr : find_in(kernels, request);
+    if (requested != nullptr && view.runnable(index_of(*requested, kernels))) {
+        return describe(*requested, false, "requested)");
     }
-    if (requested != nullptr && runnable(index_of(*requested, kernels))) {
-        selection.kernel = requested;
-        selection.automatic = false;
-        std::snprintf(selection.description, sizeof selection.description, "%s (requested)",
-                      requested->name);
-        return selection;
-    }
-    selection.kernel = &automatic;
-    selection.automatic = true;
     if (wants_auto) {
-        std::snprintf(selection.description, sizeof selection.description,
-                      "%s (auto: fastest of %zu runnable, %.0f MB/s; ref %.0f MB/s)",
-                      automatic.name, runnable_count, megabytes_per_second(measurements[fastest]),
-                      megabytes_per_second(measurements[0]));
-        return selection;
+        return describe(automatic, true, "auto: fastest of %zu runnable, %.0f MB/s; ref %.0f MB/s)",
+                        runnable_count, megabytes_per_second(measurements[fastest]),
+                        megabytes_per_second(measurements[0]));
+    }
+    if (!looks_like_kernel_name(request)) {
+        return describe(automatic, true,
+                        "auto; the request is not a kernel name: letters, digits, '-' and '_'"
+                        ", at most 24, not shown)");
     }
     const char* reason = "is unknown or not built in";
     if (requested != nullptr) {
         reason = cpu_can_run(requested->id, features) ? "failed its self-test"
                                                       : "is not supported by this CPU";
     }
-    if (!looks_like_kernel_name(request)) {
-        std::snprintf(selection.description, sizeof selection.description,
-                      "%s (auto; the request is not a kernel name: letters, digits, '-' and '_'"
-                      ", at most 24, not shown)",
-                      automatic.name);
-        return selection;
-    }
-    std::snprintf(selection.description, sizeof selection.description,
-                  "%s (auto; requested '%.*s' %s)", automatic.name,
-                  static_cast<int>(request.size()), request.data(), reason);
-    return selection;
+    return describe(automatic, true, "auto; requested '%.*s' %s)", static_cast<int>(request.size()),
+                    request.data(), reason);
 }
 
 std::span<const KernelInfo> compiled_kernels() noexcept {

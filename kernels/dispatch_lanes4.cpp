@@ -10,6 +10,7 @@
 
 #include "baseline_guard.hpp"
 #include "calibration.hpp"
+#include "describe.hpp"
 #include "lanes4_by_lane.hpp"
 #include "once.hpp"
 #include "registry.hpp"
@@ -203,16 +204,11 @@ __attribute__((format(printf, 3, 4))) Lanes4Selection describe(const CandidateVi
     const Lanes4Candidate& candidate = view.candidates[chosen];
     selection.kernel = {id_name(candidate.id), candidate.compress4};
     selection.lane_by_lane = candidate.lane_by_lane;
-    const int written = std::snprintf(selection.description, sizeof selection.description, "%s (",
-                                      selection.kernel.name);
-    const size_t used = written > 0 ? static_cast<size_t>(written) : 0;
-    if (used < sizeof selection.description) {
-        va_list args;
-        va_start(args, why);
-        std::vsnprintf(selection.description + used, sizeof selection.description - used, why,
-                       args);
-        va_end(args);
-    }
+    va_list args;
+    va_start(args, why);
+    describe_into(selection.description, sizeof selection.description, selection.kernel.name, why,
+                  args);
+    va_end(args);
     return selection;
 }
 
