@@ -23,6 +23,8 @@ set_tests_properties(blake2bp.lanes4 PROPERTIES LABELS "kernels;blake2bp" TIMEOU
 b2_add_evp_test(NAME blake2bp.evp TARGET test_blake2bp
                 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_blake2bp.cpp
                 LABELS vectors provider blake2bp)
+# Each kernel this build has (the build's list, kernels/CMakeLists.txt): the x86 kernels only
+# in an x86-64 build, elsewhere the reference alone.
 get_property(b2_built_kernels GLOBAL PROPERTY B2_KERNELS)
 foreach(b2_kernel IN LISTS b2_built_kernels)
   b2_add_evp_test(NAME blake2bp.evp_${b2_kernel} TARGET test_blake2bp
