@@ -37,7 +37,7 @@ constexpr auto make_candidates() noexcept {
         all[next++] = candidate;
     }
     for (const registry::KernelRow& row : registry::kKernelRows) {
-        if (row.blake2b.compress4 != nullptr) {
+        if (row.built && row.blake2b.has_native4) {
             all[next++] = Lanes4Candidate{row.id, false, row.blake2b.compress4};
         }
     }

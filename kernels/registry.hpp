@@ -46,6 +46,7 @@ constexpr bool meets(CpuNeed need, const cpu::CpuFeatures& features) noexcept {
 struct Blake2bEntries {
     CompressFn compress;
     Compress4Fn compress4;  // a native 4-lane form; nullptr: BLAKE2bp runs `compress` lane by lane
+    bool has_native4;       // whether the kernel has that form (then compress4 is set if built)
 };
 
 using RegisterClearFn = void (*)() noexcept;
@@ -54,6 +55,9 @@ struct KernelRow {
     KernelId id;
     const char* name;  // the spelling users write in `kernel =` and BLAKE2SIMD_KERNEL
     CpuNeed need;
+    // Whether this build compiled it. A flag, not a test of the entry points for nullptr: GCC
+    // does not fold a function address compared with nullptr under the sanitizers.
+    bool built;
     Blake2bEntries blake2b;
     RegisterClearFn scrub;  // clears every vector register of the kernel's ISA, or nullptr
 };
@@ -68,33 +72,43 @@ struct KernelRow {
 // Every kernel this source tree knows, built or not, in order of preference on a speed tie:
 // the reference first (it is the oracle and the fallback), later rows never win a tie.
 inline constexpr KernelRow kKernelRows[] = {
-    {KernelId::ref, "ref", CpuNeed::nothing, {&kernels::compress_ref, nullptr}, nullptr},
+    {KernelId::ref,
+     "ref",
+     CpuNeed::nothing,
+     true,
+     {&kernels::compress_ref, nullptr, false},
+     nullptr},
     {KernelId::x64,
      "x64",
      CpuNeed::x86_64,
-     {B2_REGISTRY_ENTRY(B2_KERNEL_X64, &kernels::compress_x64), nullptr},
+     B2_KERNEL_X64,
+     {B2_REGISTRY_ENTRY(B2_KERNEL_X64, &kernels::compress_x64), nullptr, false},
      nullptr},
     {KernelId::ssse3,
      "ssse3",
      CpuNeed::ssse3,
-     {B2_REGISTRY_ENTRY(B2_KERNEL_SSSE3, &kernels::compress_ssse3), nullptr},
+     B2_KERNEL_SSSE3,
+     {B2_REGISTRY_ENTRY(B2_KERNEL_SSSE3, &kernels::compress_ssse3), nullptr, false},
      nullptr},
     {KernelId::avx,
      "avx",
      CpuNeed::avx,
-     {B2_REGISTRY_ENTRY(B2_KERNEL_AVX, &kernels::compress_avx), nullptr},
+     B2_KERNEL_AVX,
+     {B2_REGISTRY_ENTRY(B2_KERNEL_AVX, &kernels::compress_avx), nullptr, false},
      B2_REGISTRY_ENTRY(B2_KERNEL_AVX, &kernels::scrub_avx)},
     {KernelId::avx2,
      "avx2",
      CpuNeed::avx2,
+     B2_KERNEL_AVX2,
      {B2_REGISTRY_ENTRY(B2_KERNEL_AVX2, &kernels::compress_avx2),
-      B2_REGISTRY_ENTRY(B2_KERNEL_AVX2, &kernels::compress4_avx2)},
+      B2_REGISTRY_ENTRY(B2_KERNEL_AVX2, &kernels::compress4_avx2), true},
      nullptr},
     {KernelId::avx512,
      "avx512",
      CpuNeed::avx512vl,
+     B2_KERNEL_AVX512,
      {B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::compress_avx512),
-      B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::compress4_avx512)},
+      B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::compress4_avx512), true},
      B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::scrub_avx512)},
 };
 
@@ -118,7 +132,7 @@ constexpr const KernelRow& row_of(KernelId id) noexcept {
 constexpr size_t built_count() noexcept {
     size_t count = 0;
     for (const KernelRow& row : kKernelRows) {
-        count += row.blake2b.compress != nullptr ? 1 : 0;
+        count += row.built ? 1 : 0;
     }
     return count;
 }
@@ -126,7 +140,7 @@ constexpr size_t built_count() noexcept {
 constexpr size_t native_lanes4_count() noexcept {
     size_t count = 0;
     for (const KernelRow& row : kKernelRows) {
-        count += row.blake2b.compress4 != nullptr ? 1 : 0;
+        count += row.built && row.blake2b.has_native4 ? 1 : 0;
     }
     return count;
 }
@@ -136,7 +150,7 @@ constexpr std::array<KernelInfo, built_count()> built_kernels() noexcept {
     std::array<KernelInfo, built_count()> built{};
     size_t next = 0;
     for (const KernelRow& row : kKernelRows) {
-        if (row.blake2b.compress != nullptr) {
+        if (row.built) {
             built[next++] = KernelInfo{row.id, row.name, row.blake2b.compress};
         }
     }

@@ -138,15 +138,26 @@ void compare_random(const char* name, Compress4Fn compress4, int cases, Random& 
 
 void fake_compress4(Blake2bState*, const uint8_t* const*, size_t, size_t, uint64_t) noexcept {}
 
-// Like the build's table, but for every kernel the registry knows: each lane by lane, the
-// reference first, then a native 4-lane form of each but the reference.
-constexpr auto synthetic_candidates() {
-    std::array<Lanes4Candidate, 2 * kIdCount - 1> all{};
-    for (size_t i = 0; i < kIdCount; ++i) {
-        all[i] = {id_of(i), true, &fake_compress4};
+// Like the build's table, but for every kernel the registry knows, built or not: each lane by
+// lane, the reference first, then the native 4-lane forms of those that have one.
+constexpr size_t native4_count() {
+    size_t count = 0;
+    for (const registry::KernelRow& row : registry::kKernelRows) {
+        count += row.blake2b.has_native4 ? 1 : 0;
     }
-    for (size_t i = 1; i < kIdCount; ++i) {
-        all[kIdCount + i - 1] = {id_of(i), false, &fake_compress4};
+    return count;
+}
+
+constexpr auto synthetic_candidates() {
+    std::array<Lanes4Candidate, kIdCount + native4_count()> all{};
+    size_t next = 0;
+    for (size_t i = 0; i < kIdCount; ++i) {
+        all[next++] = {id_of(i), true, &fake_compress4};
+    }
+    for (size_t i = 0; i < kIdCount; ++i) {
+        if (registry::kKernelRows[i].blake2b.has_native4) {
+            all[next++] = {id_of(i), false, &fake_compress4};
+        }
     }
     return all;
 }
