@@ -1,4 +1,4 @@
-// Timing loop shared by the single-lane (dispatch.cpp) and 4-lane (lanes4.cpp) calibrations.
+// Timing shared by the single-lane (dispatch.cpp) and 4-lane (dispatch_lanes4.cpp) calibrations.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -38,6 +38,31 @@ void time_best_of_rounds(size_t count, int max_rounds, double budget_microsecond
             break;
         }
     }
+}
+
+template <size_t Count>
+struct Calibration {
+    double nanoseconds_per_unit[Count];  // 0 for candidates that may not run
+    double microseconds_spent;
+};
+
+// The calibration step both halves of dispatch share: best-of-rounds timing of the usable
+// candidates, each call doing `units_per_call` units of work (blocks, 4-lane steps).
+template <size_t Count, class IsUsable, class TimeOne>
+Calibration<Count> calibrate_candidates(int max_rounds, double budget_microseconds,
+                                        size_t units_per_call, IsUsable is_usable,
+                                        TimeOne time_one) noexcept {
+    const double start = monotonic_nanoseconds();
+    double best_nanoseconds[Count] = {};
+    time_best_of_rounds(Count, max_rounds, budget_microseconds, is_usable, time_one,
+                        best_nanoseconds);
+    Calibration<Count> calibration{};
+    for (size_t i = 0; i < Count; ++i) {
+        calibration.nanoseconds_per_unit[i] =
+            best_nanoseconds[i] / static_cast<double>(units_per_call);
+    }
+    calibration.microseconds_spent = (monotonic_nanoseconds() - start) / 1e3;
+    return calibration;
 }
 
 }  // namespace blake2simd::dispatch

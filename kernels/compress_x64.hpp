@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Restricted header (see blake2b_state.hpp): declarations only. Available when the build
-// defines B2_HAVE_X64_KERNEL (x86-64, GNU-compatible toolchain, ELF).
+// defines B2_KERNEL_X64=1 (x86-64, GNU-compatible toolchain, ELF).
 #pragma once
 
 #include "kernel.hpp"

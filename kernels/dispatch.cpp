@@ -3,17 +3,16 @@
 #include "dispatch.hpp"
 
 #include <atomic>
+#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 
 #include "baseline_guard.hpp"
 #include "calibration.hpp"
+#include "describe.hpp"
 #include "once.hpp"
+#include "registry.hpp"
 #include "self_test.hpp"
-
-#if B2_HAVE_X64_KERNEL
-#include "compress_x64.hpp"
-#endif
 
 namespace blake2simd::dispatch {
 namespace {
@@ -52,34 +51,17 @@ bool looks_like_kernel_name(std::string_view request) noexcept {
     return true;
 }
 
-// One row per kernel; cpu_can_run() knows what each KernelId needs.
-constexpr KernelInfo kCompiledKernels[] = {
-    {KernelId::ref, "ref", &kernels::compress_ref},
-#if B2_HAVE_X64_KERNEL
-    {KernelId::x64, "x64", &kernels::compress_x64},
-#endif
-#if BLAKE2SIMD_HAVE_SSSE3
-    {KernelId::ssse3, "ssse3", &kernels::compress_ssse3},
-#endif
-#if BLAKE2SIMD_HAVE_AVX
-    {KernelId::avx, "avx", &kernels::compress_avx},
-#endif
-#if BLAKE2SIMD_HAVE_AVX2
-    {KernelId::avx2, "avx2", &kernels::compress_avx2},
-#endif
-#if BLAKE2SIMD_HAVE_AVX512
-    {KernelId::avx512, "avx512", &kernels::compress_avx512},
-#endif
-};
+// The single-lane catalogue: the registry's rows this build compiled, the reference first.
+constexpr auto kCompiledKernels = registry::built_kernels();
 
-constexpr size_t kKernelCount = sizeof(kCompiledKernels) / sizeof(kCompiledKernels[0]);
+constexpr size_t kKernelCount = kCompiledKernels.size();
 
 // Calibration: a few dozen blocks per timing, interleaved across kernels so that frequency
 // changes and noise hit all of them alike, best of several repetitions, bounded in time.
 constexpr size_t kCalibrationBlocks = 24;
 constexpr int kMaxCalibrationRounds = 7;
-// The first use of the provider runs this and the 4-lane calibration (lanes4.cpp); together
-// with the self-tests they must stay within 2 ms.
+// The first use of the provider runs this and the 4-lane calibration (dispatch_lanes4.cpp);
+// together with the self-tests they must stay within 2 ms.
 constexpr double kCalibrationBudgetMicroseconds = 1000;
 
 struct ProcessFacts {
@@ -122,32 +104,23 @@ double time_one_call(CompressFn compress, const uint8_t* blocks) noexcept {
     return stop - start;
 }
 
-// Best (minimum) time per kernel over interleaved rounds; 0 for kernels that may not run.
-void time_runnable_kernels(const ProcessFacts& facts, double best_nanoseconds[]) noexcept {
+CalibratedFacts calibrate() noexcept {
+    const ProcessFacts& facts = process_facts();
     uint8_t blocks[kCalibrationBlocks * kBlockBytes];
     for (size_t i = 0; i < sizeof blocks; ++i) {
         blocks[i] = static_cast<uint8_t>(i * 131 + 7);
     }
-    time_best_of_rounds(
-        kKernelCount, kMaxCalibrationRounds, kCalibrationBudgetMicroseconds,
+    const auto timing = calibrate_candidates<kKernelCount>(
+        kMaxCalibrationRounds, kCalibrationBudgetMicroseconds, kCalibrationBlocks,
         [&facts](size_t k) { return facts.measurements[k].passed_self_test; },
-        [&blocks](size_t k) { return time_one_call(kCompiledKernels[k].compress, blocks); },
-        best_nanoseconds);
-}
-
-CalibratedFacts calibrate() noexcept {
-    const ProcessFacts& facts = process_facts();
-    const double start = monotonic_nanoseconds();
-    double best_nanoseconds[kKernelCount] = {};
-    time_runnable_kernels(facts, best_nanoseconds);
+        [&blocks](size_t k) { return time_one_call(kCompiledKernels[k].compress, blocks); });
 
     CalibratedFacts calibrated{};
     for (size_t k = 0; k < kKernelCount; ++k) {
         calibrated.measurements[k] = facts.measurements[k];
-        calibrated.measurements[k].nanoseconds_per_block =
-            best_nanoseconds[k] / static_cast<double>(kCalibrationBlocks);
+        calibrated.measurements[k].nanoseconds_per_block = timing.nanoseconds_per_unit[k];
     }
-    calibrated.microseconds_spent = (monotonic_nanoseconds() - start) / 1e3;
+    calibrated.microseconds_spent = timing.microseconds_spent;
     calibration_ran.store(true, std::memory_order_release);
     return calibrated;
 }
@@ -167,99 +140,99 @@ double megabytes_per_second(const KernelMeasurement& measurement) noexcept {
                : 0.0;
 }
 
+// The kernels and their measurements as choose() sees them.
+struct KernelView {
+    const cpu::CpuFeatures& features;
+    std::span<const KernelInfo> kernels;
+    std::span<const KernelMeasurement> measurements;
+
+    bool runnable(size_t i) const noexcept {
+        return i < measurements.size() && measurements[i].passed_self_test &&
+               cpu_can_run(kernels[i].id, features);
+    }
+};
+
+// Strictly faster only: on a tie the earlier kernel (the reference first) keeps its place.
+// kernels[0] must be runnable; `count` gets how many are.
+size_t fastest_runnable(const KernelView& view, size_t* count) noexcept {
+    size_t fastest = 0;
+    for (size_t i = 0; i < view.kernels.size(); ++i) {
+        if (!view.runnable(i)) {
+            continue;
+        }
+        ++*count;
+        if (view.measurements[i].nanoseconds_per_block <
+            view.measurements[fastest].nanoseconds_per_block) {
+            fastest = i;
+        }
+    }
+    return fastest;
+}
+
+// The last kernel of that name (names are unique in a catalogue), or nullptr.
+const KernelInfo* find_in(std::span<const KernelInfo> kernels, std::string_view name) noexcept {
+    const KernelInfo* found = nullptr;
+    for (const KernelInfo& kernel : kernels) {
+        if (names_match(name, kernel.name)) {
+            found = &kernel;
+        }
+    }
+    return found;
+}
+
+// The one describer of a single-lane selection: the kernel's name, and why in words (`why`
+// is a printf format for the rest of the parenthesis).
+__attribute__((format(printf, 3, 4))) Selection describe(const KernelInfo& kernel, bool automatic,
+                                                         const char* why, ...) noexcept {
+    Selection selection{&kernel, automatic, {}};
+    va_list args;
+    va_start(args, why);
+    describe_into(selection.description, sizeof selection.description, kernel.name, why, args);
+    va_end(args);
+    return selection;
+}
+
 }  // namespace
 
 bool cpu_can_run(KernelId id, const cpu::CpuFeatures& features) noexcept {
-    switch (id) {
-        case KernelId::ref:
-            return true;
-        case KernelId::x64:
-            // Plain x86-64 integer code: every CPU that runs this build runs it.
-#if defined(__x86_64__) || defined(_M_X64)
-            return true;
-#else
-            return false;
-#endif
-        case KernelId::ssse3:
-            return features.ssse3;
-        case KernelId::avx:
-            return features.avx;
-        case KernelId::avx2:
-            return features.avx2;
-        case KernelId::avx512:
-            return features.avx512f && features.avx512vl;
-    }
-    return false;
+    return registry::meets(registry::row_of(id).need, features);
 }
 
 Selection choose(std::string_view request, const cpu::CpuFeatures& features,
                  std::span<const KernelInfo> kernels,
                  std::span<const KernelMeasurement> measurements) noexcept {
-    Selection selection{};
-    const auto runnable = [&](size_t i) {
-        return i < measurements.size() && measurements[i].passed_self_test &&
-               cpu_can_run(kernels[i].id, features);
-    };
-    if (kernels.empty() || kernels[0].id != KernelId::ref || !runnable(0)) {
-        std::snprintf(selection.description, sizeof selection.description,
+    const KernelView view{features, kernels, measurements};
+    if (kernels.empty() || kernels[0].id != KernelId::ref || !view.runnable(0)) {
+        Selection none{};
+        std::snprintf(none.description, sizeof none.description,
                       "no kernel: the reference kernel failed its self-test");
-        return selection;
+        return none;
     }
-    // Strictly faster only: on a tie the earlier kernel (the reference first) keeps its place.
-    size_t fastest = 0;
     size_t runnable_count = 0;
-    for (size_t i = 0; i < kernels.size(); ++i) {
-        if (!runnable(i)) {
-            continue;
-        }
-        ++runnable_count;
-        if (measurements[i].nanoseconds_per_block < measurements[fastest].nanoseconds_per_block) {
-            fastest = i;
-        }
-    }
+    const size_t fastest = fastest_runnable(view, &runnable_count);
     const KernelInfo& automatic = kernels[fastest];
-
     const bool wants_auto = request.empty() || names_match(request, "auto");
-    const KernelInfo* requested = nullptr;
-    if (!wants_auto) {
-        for (const auto& kernel : kernels) {
-            if (names_match(request, kernel.name)) {
-                requested = &kernel;
-            }
-        }
+    const KernelInfo* requested = wants_auto ? nullptr : find_in(kernels, request);
+    if (requested != nullptr && view.runnable(index_of(*requested, kernels))) {
+        return describe(*requested, false, "requested)");
     }
-    if (requested != nullptr && runnable(index_of(*requested, kernels))) {
-        selection.kernel = requested;
-        selection.automatic = false;
-        std::snprintf(selection.description, sizeof selection.description, "%s (requested)",
-                      requested->name);
-        return selection;
-    }
-    selection.kernel = &automatic;
-    selection.automatic = true;
     if (wants_auto) {
-        std::snprintf(selection.description, sizeof selection.description,
-                      "%s (auto: fastest of %zu runnable, %.0f MB/s; ref %.0f MB/s)",
-                      automatic.name, runnable_count, megabytes_per_second(measurements[fastest]),
-                      megabytes_per_second(measurements[0]));
-        return selection;
+        return describe(automatic, true, "auto: fastest of %zu runnable, %.0f MB/s; ref %.0f MB/s)",
+                        runnable_count, megabytes_per_second(measurements[fastest]),
+                        megabytes_per_second(measurements[0]));
+    }
+    if (!looks_like_kernel_name(request)) {
+        return describe(automatic, true,
+                        "auto; the request is not a kernel name: letters, digits, '-' and '_'"
+                        ", at most 24, not shown)");
     }
     const char* reason = "is unknown or not built in";
     if (requested != nullptr) {
         reason = cpu_can_run(requested->id, features) ? "failed its self-test"
                                                       : "is not supported by this CPU";
     }
-    if (!looks_like_kernel_name(request)) {
-        std::snprintf(selection.description, sizeof selection.description,
-                      "%s (auto; the request is not a kernel name: letters, digits, '-' and '_'"
-                      ", at most 24, not shown)",
-                      automatic.name);
-        return selection;
-    }
-    std::snprintf(selection.description, sizeof selection.description,
-                  "%s (auto; requested '%.*s' %s)", automatic.name,
-                  static_cast<int>(request.size()), request.data(), reason);
-    return selection;
+    return describe(automatic, true, "auto; requested '%.*s' %s)", static_cast<int>(request.size()),
+                    request.data(), reason);
 }
 
 std::span<const KernelInfo> compiled_kernels() noexcept {

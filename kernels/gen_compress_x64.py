@@ -274,76 +274,86 @@ class Emitted:
             set(registers), set(slots_read), set(slots_written))
 
 
-def allocate(body):
-    """Maps values to REGISTERS; returns the emitted body and its number of reloads."""
-    insns = [item for item in body if isinstance(item, Insn)]
-    accesses = {}  # value -> [(position, access)]
-    for pos, insn in enumerate(insns):
-        for name, access in insn.values():
-            accesses.setdefault(name, []).append((pos, access))
+class Allocator:
+    """Belady-style register allocation over one straight-line body (see allocate)."""
 
-    def next_read(name, pos):
+    def __init__(self, insns):
+        self.accesses = {}  # value -> [(position, access)]
+        for pos, insn in enumerate(insns):
+            for name, access in insn.values():
+                self.accesses.setdefault(name, []).append((pos, access))
+        self.location = {}  # value -> register
+        self.holder = {}  # register -> value
+        self.dirty = set()
+        self.out = []
+        self.reloads = 0
+
+    def next_read(self, name, pos):
         """Position of the next read of `name` after `pos`, or INFINITY if it is dead."""
-        for p, access in accesses[name]:
+        for p, access in self.accesses[name]:
             if p > pos:
                 return p if "r" in access else INFINITY
         return INFINITY
 
-    location = {}  # value -> register
-    holder = {}  # register -> value
-    dirty = set()
-    out = []
-    reloads = 0
+    def evict(self, reg):
+        name = self.holder.pop(reg)
+        del self.location[name]
+        if name in self.dirty:
+            self.dirty.discard(name)
+            self.out.append(Emitted(f"movq %{reg}, {format_mem(slot(name), {})}", [reg],
+                                    slots_written=[name], kind="spill"))
 
-    def evict(reg):
-        name = holder.pop(reg)
-        del location[name]
-        if name in dirty:
-            dirty.discard(name)
-            out.append(Emitted(f"movq %{reg}, {format_mem(slot(name), {})}", [reg],
-                               slots_written=[name], kind="spill"))
-
-    def take_register(pos, pinned):
-        free = [reg for reg in REGISTERS if reg not in holder]
+    def take_register(self, pos, pinned):
+        free = [reg for reg in REGISTERS if reg not in self.holder]
         if free:
             return free[0]
-        candidates = [reg for reg in REGISTERS if holder[reg] not in pinned]
+        candidates = [reg for reg in REGISTERS if self.holder[reg] not in pinned]
         # Furthest next read first; among equals a clean value (no store needed).
-        victim = max(candidates,
-                     key=lambda reg: (next_read(holder[reg], pos), holder[reg] not in dirty))
-        evict(victim)
+        victim = max(candidates, key=lambda reg: (self.next_read(self.holder[reg], pos),
+                                                  self.holder[reg] not in self.dirty))
+        self.evict(victim)
         return victim
 
+    def load_operands(self, insn, pos, pinned):
+        for name, access in insn.values():
+            if name in self.location:
+                continue
+            reg = self.take_register(pos, pinned)
+            self.location[name], self.holder[reg] = reg, name
+            if "r" in access:
+                assert name in SLOTS, name
+                self.out.append(Emitted(f"movq {format_mem(slot(name), {})}, %{reg}", [reg],
+                                        slots_read=[name], kind="reload"))
+                self.reloads += 1
+
+    def emit(self, insn, pos):
+        pinned = {name for name, _ in insn.values()}
+        self.load_operands(insn, pos, pinned)
+        for name, access in insn.values():
+            if "w" in access:
+                self.dirty.add(name)
+        self.out.append(Emitted(format_insn(insn, self.location),
+                                [self.location[name] for name in pinned],
+                                slots_read=rsp_slots(insn.operands[1:]),
+                                slots_written=rsp_slots(insn.operands[:1])))
+        for name in pinned:
+            if self.next_read(name, pos) == INFINITY:
+                del self.holder[self.location.pop(name)]
+                self.dirty.discard(name)
+
+
+def allocate(body):
+    """Maps values to REGISTERS; returns the emitted body and its number of reloads."""
+    allocator = Allocator([item for item in body if isinstance(item, Insn)])
     position = 0
     for item in body:
         if isinstance(item, str):
-            out.append(Emitted(f"/* {item} */", kind="comment"))
+            allocator.out.append(Emitted(f"/* {item} */", kind="comment"))
             continue
-        insn, pos = item, position
+        allocator.emit(item, position)
         position += 1
-        pinned = {name for name, _ in insn.values()}
-        for name, access in insn.values():
-            if name in location:
-                continue
-            reg = take_register(pos, pinned)
-            location[name], holder[reg] = reg, name
-            if "r" in access:
-                assert name in SLOTS, name
-                out.append(Emitted(f"movq {format_mem(slot(name), {})}, %{reg}", [reg],
-                                   slots_read=[name], kind="reload"))
-                reloads += 1
-        for name, access in insn.values():
-            if "w" in access:
-                dirty.add(name)
-        out.append(Emitted(format_insn(insn, location), [location[name] for name in pinned],
-                           slots_read=rsp_slots(insn.operands[1:]),
-                           slots_written=rsp_slots(insn.operands[:1])))
-        for name in pinned:
-            if next_read(name, pos) == INFINITY:
-                del holder[location.pop(name)]
-                dirty.discard(name)
-    assert not holder, holder
-    return hoist_reloads(out), reloads
+    assert not allocator.holder, allocator.holder
+    return hoist_reloads(allocator.out), allocator.reloads
 
 
 def rsp_slots(operands):

@@ -1,4 +1,4 @@
-// The one compression contract every BLAKE2b kernel implements, and the kernel catalogue.
+// The one compression contract every BLAKE2b kernel implements, and the kernels' declarations.
 // SPDX-License-Identifier: Apache-2.0
 //
 // Restricted header (see blake2b_state.hpp): declarations only.
@@ -17,8 +17,10 @@ namespace blake2simd {
 using CompressFn = void (*)(Blake2bState* state, const uint8_t* blocks, size_t block_count,
                             uint64_t counter_increment) noexcept;
 
+// One per row of the registry (registry.hpp), which gives each its name and CPU need.
 enum class KernelId : uint8_t { ref, x64, ssse3, avx, avx2, avx512 };
 
+// A built kernel as the single-lane dispatch sees it (registry::built_kernels()).
 struct KernelInfo {
     KernelId id;
     const char* name;  // the spelling users write in `kernel =` and BLAKE2SIMD_KERNEL

@@ -1,5 +1,5 @@
 // Stack and register scrubbing after key blocks (scrub.hpp). Baseline code: the AVX and
-// AVX-512 register clears live in their ISA files (kernel.hpp), chosen by the detected CPU.
+// AVX-512 register clears live in their ISA files (registry.hpp), chosen by the detected CPU.
 // SPDX-License-Identifier: Apache-2.0
 #include "scrub.hpp"
 
@@ -9,8 +9,8 @@
 
 #include "baseline_guard.hpp"
 #include "cpu_features.hpp"
-#include "kernel.hpp"
 #include "once.hpp"
+#include "registry.hpp"
 
 namespace blake2simd {
 namespace {
@@ -33,7 +33,7 @@ __attribute__((noinline, no_sanitize("address"))) void wipe_stack_below_caller()
     __asm__ volatile("" : : "r"(area) : "memory");
 }
 
-using RegisterClear = void (*)() noexcept;
+using RegisterClear = registry::RegisterClearFn;
 
 // SSE2 is part of x86-64 itself, so this needs no ISA file; without AVX there are no upper
 // halves to clear.
@@ -51,19 +51,16 @@ void clear_xmm_registers() noexcept {
 #endif
 }
 
+// The widest register clear the CPU can run: registry rows go from narrow to wide ISAs.
 RegisterClear choose_register_clear() noexcept {
-    [[maybe_unused]] const cpu::CpuFeatures& features = cpu::detected_features();
-#if BLAKE2SIMD_HAVE_AVX512
-    if (features.avx512f && features.avx512vl) {
-        return &kernels::scrub_avx512;
+    const cpu::CpuFeatures& features = cpu::detected_features();
+    RegisterClear widest = &clear_xmm_registers;
+    for (const registry::KernelRow& row : registry::kKernelRows) {
+        if (row.scrub != nullptr && registry::meets(row.need, features)) {
+            widest = row.scrub;
+        }
     }
-#endif
-#if BLAKE2SIMD_HAVE_AVX
-    if (features.avx) {
-        return &kernels::scrub_avx;
-    }
-#endif
-    return &clear_xmm_registers;
+    return widest;
 }
 
 }  // namespace

@@ -4,16 +4,14 @@
 #
 # The file is GNU assembler syntax for the System V ABI with ELF sections, so it is built only
 # for 64-bit x86-64 with GCC or Clang producing ELF; everywhere else the kernel is simply absent.
+set(b2_x64_kernel FALSE)
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$"
    AND CMAKE_SIZEOF_VOID_P EQUAL 8
    AND CMAKE_CXX_COMPILER_ID MATCHES "^(GNU|Clang)$"
    AND CMAKE_EXECUTABLE_FORMAT STREQUAL "ELF")
   enable_language(ASM)
   target_sources(blake2simd_kernels PRIVATE ${CMAKE_CURRENT_LIST_DIR}/compress_x64.S)
-  # PUBLIC: dispatch.cpp lists the kernel, and the tests that link the library test it.
-  target_compile_definitions(blake2simd_kernels PUBLIC B2_HAVE_X64_KERNEL=1)
-  # tests/x64.cmake lives in another directory scope; a global property reaches it.
-  set_property(GLOBAL PROPERTY B2_HAVE_X64_KERNEL TRUE)
-else()
-  message(STATUS "blake2simd: not an x86-64 ELF GNU/Clang build; leaving out the x64 kernel")
+  set(b2_x64_kernel TRUE)
 endif()
+# Plain x86-64 integer code: its object is checked as baseline.
+b2_kernel_built(x64 ${b2_x64_kernel} baseline)

@@ -23,12 +23,10 @@ set_tests_properties(blake2bp.lanes4 PROPERTIES LABELS "kernels;blake2bp" TIMEOU
 b2_add_evp_test(NAME blake2bp.evp TARGET test_blake2bp
                 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_blake2bp.cpp
                 LABELS vectors provider blake2bp)
-# The x86 kernels exist only in an x86-64 build; elsewhere the reference alone is forced.
-set(b2_forced_kernels ref)
-if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
-  list(APPEND b2_forced_kernels x64 ssse3 avx avx2 avx512)
-endif()
-foreach(b2_kernel IN LISTS b2_forced_kernels)
+# Each kernel this build has (the build's list, kernels/CMakeLists.txt): the x86 kernels only
+# in an x86-64 build, elsewhere the reference alone.
+get_property(b2_built_kernels GLOBAL PROPERTY B2_KERNELS)
+foreach(b2_kernel IN LISTS b2_built_kernels)
   b2_add_evp_test(NAME blake2bp.evp_${b2_kernel} TARGET test_blake2bp
                   ENVIRONMENT BLAKE2SIMD_KERNEL=${b2_kernel} B2_SKIP_UNLESS_KERNEL=${b2_kernel}
                   LABELS vectors provider blake2bp)

@@ -1,26 +1,44 @@
 #!/bin/sh
-# Checks the instruction encodings in the kernel library, object by object:
-#   - baseline objects (ref, detection, dispatch, self-test): no VEX/EVEX, nothing past SSE2/SSE3;
-#   - compress_ssse3: no VEX/EVEX and no SSE4.1+ instruction (golang/go#18113: SIGILL on Atom);
-#   - compress_avx, compress_avx2: every vector instruction VEX-encoded (no legacy SSE, which
-#     costs AVX-SSE transitions; golang/go#18563), no EVEX, and a vzeroupper;
-#   - compress_avx512: vector instructions VEX or EVEX, no 512-bit (zmm) registers, a vzeroupper;
+# Checks the instruction encodings in the kernel library, object by object. A kernel's objects
+# are compress_<name>.cpp.o and compress_<name>_*; its class comes from the build's kernel list
+# (kernels/CMakeLists.txt, B2_KERNEL_ISA_CLASSES), every other object is baseline:
+#   - baseline (ref, detection, dispatch, self-test, x64): no VEX/EVEX, nothing past SSE2/SSE3;
+#   - ssse3: no VEX/EVEX and no SSE4.1+ instruction (golang/go#18113: SIGILL on Atom);
+#   - avx: every vector instruction VEX-encoded (no legacy SSE, which costs AVX-SSE
+#     transitions; golang/go#18563), no EVEX, and a vzeroupper;
+#   - avx512: vector instructions VEX or EVEX, no 512-bit (zmm) registers, a vzeroupper;
 #   - no object has static initialisers: detection and calibration must not run at load time.
 # SPDX-License-Identifier: Apache-2.0
-#   - (with NM) an ISA object (compress_<isa>.cpp.o, compress_<isa>_lanes4.cpp.o, any
-#     compress_<isa>_*) defines no code symbol but its kernels: no weak inline function built
+#   - (with NM) an object of a non-baseline kernel defines no code symbol but its kernels: no
+#     weak inline function built
 #     with ISA flags that the linker could pick for baseline callers.
 #     tests/check_isa_objects_control.sh proves this part fails on a planted weak symbol.
-# Usage: check_isa_objects.sh OBJDUMP LIBRARY.a [NM]
+# Usage: check_isa_objects.sh OBJDUMP LIBRARY.a NM|"" [KERNEL=CLASS ...]
 set -eu
 objdump_tool=$1
 library=$2
 nm_tool=${3:-}
+if [ $# -ge 3 ]; then shift 3; else shift $#; fi
+# "ssse3=ssse3 avx=avx avx2=avx ..." for awk: -v classes=...
+classes="$*"
+
+# The class of an archive member: its kernel's, or baseline.
+class_of='
+function class_of(member,    n, i, pair, entry) {
+    n = split(classes, pair, " ")
+    for (i = 1; i <= n; i++) {
+        split(pair[i], entry, "=")
+        if (index(member, "compress_" entry[1] ".") == 1 || index(member, "compress_" entry[1] "_") == 1)
+            return entry[2]
+    }
+    return "baseline"
+}
+'
 
 if [ -n "$nm_tool" ]; then
-    leaked=$("$nm_tool" "$library" | awk '
+    leaked=$("$nm_tool" "$library" | awk -v classes="$classes" "$class_of"'
         /:$/ { member = $1; sub(/:$/, "", member); next }
-        member ~ /^compress_(ssse3|avx|avx2|avx512)[._]/ && ($2 == "T" || $2 == "W" || $2 == "i") {
+        class_of(member) != "baseline" && ($2 == "T" || $2 == "W" || $2 == "i") {
             if ($3 !~ /^_ZN10blake2simd7kernels[0-9]+(compress4?|scrub)_/) print member ": " $3
         }')
     if [ -n "$leaked" ]; then
@@ -38,15 +56,10 @@ if [ -n "$initialisers" ]; then
     exit 1
 fi
 
-"$objdump_tool" -d "$library" | awk '
+"$objdump_tool" -d "$library" | awk -v classes="$classes" "$class_of"'
 /file format/ {
     member = $1; sub(/:$/, "", member)
-    kind = "baseline"
-    if (member ~ /^compress_ssse3/) kind = "ssse3"
-    else if (member ~ /^compress_avx512/) kind = "avx512"
-    else if (member ~ /^compress_avx2/) kind = "avx"
-    else if (member ~ /^compress_avx/) kind = "avx"
-    else if (member ~ /^compress_x64/) kind = "baseline"
+    kind = class_of(member)
     kinds[member] = kind
     next
 }

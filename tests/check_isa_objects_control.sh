@@ -3,7 +3,7 @@
 # and once with a weak inline helper (what a `inline` function in lanes4.hpp becomes when
 # compiled into an ISA object). The check must pass the clean archive and fail the planted one,
 # naming the helper: otherwise it would not catch the leak it exists for.
-# Usage: check_isa_objects_control.sh CHECK_SCRIPT CXX AR OBJDUMP NM
+# Usage: check_isa_objects_control.sh CHECK_SCRIPT CXX AR OBJDUMP NM [KERNEL=CLASS ...]
 # SPDX-License-Identifier: Apache-2.0
 set -eu
 check=$1
@@ -11,6 +11,9 @@ cxx=$2
 ar_tool=$3
 objdump_tool=$4
 nm_tool=$5
+shift 5
+# The build's KERNEL=CLASS list (kernels/CMakeLists.txt), passed through to the check.
+classes="$*"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -53,12 +56,12 @@ build_archive() {
 clean=$(build_archive clean)
 planted=$(build_archive planted -DPLANT_WEAK_HELPER)
 
-if ! sh "$check" "$objdump_tool" "$clean" "$nm_tool" >"$work/clean.log" 2>&1; then
+if ! sh "$check" "$objdump_tool" "$clean" "$nm_tool" $classes >"$work/clean.log" 2>&1; then
     cat "$work/clean.log"
     echo "FAIL: the check rejects the clean 4-lane object (the control itself is broken)"
     exit 1
 fi
-if sh "$check" "$objdump_tool" "$planted" "$nm_tool" >"$work/planted.log" 2>&1; then
+if sh "$check" "$objdump_tool" "$planted" "$nm_tool" $classes >"$work/planted.log" 2>&1; then
     cat "$work/planted.log"
     echo "FAIL: the check passes a 4-lane AVX2 object that defines a weak helper"
     exit 1

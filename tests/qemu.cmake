@@ -11,13 +11,16 @@
 #
 # b2_add_qemu_kernel_tests(NAME_PREFIX TARGET [arg ...])
 #   for the EVP programs (those honouring B2_EXPECT_KERNEL / B2_ALLOWED_KERNELS, see
-#   tests/support/b2test/evp.hpp): registers NAME_PREFIX.<request>.qemu.<model> for every model
-#   and every request in auto ref x64 ssse3 avx avx2 avx512, running TARGET with the args under
-#   BLAKE2SIMD_KERNEL=<request>. A model's runnable kernels are ref, x64 and the features it
-#   exposes (the feature names are the kernel names): the kernel served must be one of them
-#   (B2_ALLOWED_KERNELS), a request among them must be served as asked (B2_EXPECT_KERNEL), and
-#   nothing may die of SIGILL. Under emulation timing means nothing, so "auto" asserts only
-#   that the model can run what is served. Same properties as b2_add_qemu_tests.
+#   tests/support/b2test/evp.hpp): registers NAME_PREFIX.<request>.qemu.<model>, running TARGET
+#   with the args under BLAKE2SIMD_KERNEL=<request>, for "auto" and every built kernel (the
+#   build's list, global property B2_KERNELS). A model's runnable kernels are the baseline ones
+#   (ref and those of ISA class baseline) and the features it exposes (the feature names are
+#   the kernel names): the kernel served must be one of them (B2_ALLOWED_KERNELS), a request
+#   among them must be served as asked (B2_EXPECT_KERNEL), and nothing may die of SIGILL. Under
+#   emulation timing means nothing, so "auto" asserts only that the model can run what is
+#   served. A baseline kernel runs the same code under every model, so its request runs under
+#   the first model only; the others are requested under every model, which runs them or
+#   must fall back. Same properties as b2_add_qemu_tests.
 #
 # Model, then the exact usable features kernels_info must detect under it (checked by the
 # kernels.info.qemu.* tests, which is how we know each model has and lacks what we assume).
@@ -75,22 +78,40 @@ function(b2_add_qemu_tests name_prefix target)
   endwhile()
 endfunction()
 
+# The built kernels every x86-64 CPU runs (ISA class baseline, kernels/CMakeLists.txt).
+function(b2_baseline_kernels out_var)
+  get_property(classes GLOBAL PROPERTY B2_KERNEL_ISA_CLASSES)
+  set(baseline ref)
+  foreach(entry IN LISTS classes)
+    if(entry MATCHES "^(.*)=baseline$")
+      list(APPEND baseline ${CMAKE_MATCH_1})
+    endif()
+  endforeach()
+  set(${out_var} ${baseline} PARENT_SCOPE)
+endfunction()
+
 function(b2_add_qemu_kernel_tests name_prefix target)
   if(NOT B2_QEMU_X86_64)
     return()
   endif()
   set(program_args ${ARGN})
+  get_property(built GLOBAL PROPERTY B2_KERNELS)
+  b2_baseline_kernels(baseline)
   set(models ${B2_QEMU_MODELS})
+  list(GET models 0 first_model)
   while(models)
     list(POP_FRONT models model expected_features)
     b2_qemu_model_id(model_id "${model}")
-    set(runnable ref x64)
+    set(runnable ${baseline})
     if(NOT expected_features STREQUAL "none")
       string(REPLACE "," ";" feature_list "${expected_features}")
       list(APPEND runnable ${feature_list})
     endif()
     string(REPLACE ";" "," allowed "${runnable}")
-    foreach(request auto ref x64 ssse3 avx avx2 avx512)
+    foreach(request auto ${built})
+      if(request IN_LIST baseline AND NOT model STREQUAL first_model)
+        continue()
+      endif()
       # A list separator inside one ENVIRONMENT entry would split it: commas only.
       set(environment "BLAKE2SIMD_KERNEL=${request};B2_ALLOWED_KERNELS=${allowed}")
       if(request IN_LIST runnable)

@@ -7,6 +7,7 @@
 //   --cpu-features  what the CPU (model) is known to expose, as qemu.cmake lists it; every
 //                   4-lane kernel served, for every request, must then be one it can run
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
@@ -20,6 +21,7 @@
 #include "dispatch.hpp"
 #include "kernels_check.hpp"
 #include "lanes4.hpp"
+#include "registry.hpp"
 
 namespace {
 
@@ -27,15 +29,15 @@ using namespace blake2simd;
 using dispatch::Lanes4Candidate;
 using dispatch::Lanes4Measurement;
 
-constexpr const char* kIdNames[] = {"ref", "x64", "ssse3", "avx", "avx2", "avx512"};
-constexpr size_t kIdCount = sizeof kIdNames / sizeof kIdNames[0];
+// Every kernel the registry knows, built or not.
+constexpr size_t kIdCount = registry::kKnownKernelCount;
 
-KernelId id_of(size_t index) {
-    return static_cast<KernelId>(index);
+constexpr KernelId id_of(size_t index) {
+    return registry::kKernelRows[index].id;
 }
 
 const char* name_of(KernelId id) {
-    return kIdNames[static_cast<size_t>(id)];
+    return registry::row_of(id).name;
 }
 
 bool contains(const char* text, std::string_view part) {
@@ -136,14 +138,31 @@ void compare_random(const char* name, Compress4Fn compress4, int cases, Random& 
 
 void fake_compress4(Blake2bState*, const uint8_t* const*, size_t, size_t, uint64_t) noexcept {}
 
-// Like the build's table, but with every instruction set in both forms where one exists.
-constexpr Lanes4Candidate kSyntheticCandidates[] = {
-    {KernelId::ref, true, &fake_compress4},   {KernelId::x64, true, &fake_compress4},
-    {KernelId::ssse3, true, &fake_compress4}, {KernelId::avx, true, &fake_compress4},
-    {KernelId::avx2, true, &fake_compress4},  {KernelId::avx512, true, &fake_compress4},
-    {KernelId::avx2, false, &fake_compress4}, {KernelId::avx512, false, &fake_compress4},
-};
-constexpr size_t kSyntheticCount = sizeof kSyntheticCandidates / sizeof kSyntheticCandidates[0];
+// Like the build's table, but for every kernel the registry knows, built or not: each lane by
+// lane, the reference first, then the native 4-lane forms of those that have one.
+constexpr size_t native4_count() {
+    size_t count = 0;
+    for (const registry::KernelRow& row : registry::kKernelRows) {
+        count += row.blake2b.has_native4 ? 1 : 0;
+    }
+    return count;
+}
+
+constexpr auto synthetic_candidates() {
+    std::array<Lanes4Candidate, kIdCount + native4_count()> all{};
+    size_t next = 0;
+    for (size_t i = 0; i < kIdCount; ++i) {
+        all[next++] = {id_of(i), true, &fake_compress4};
+    }
+    for (size_t i = 0; i < kIdCount; ++i) {
+        if (registry::kKernelRows[i].blake2b.has_native4) {
+            all[next++] = {id_of(i), false, &fake_compress4};
+        }
+    }
+    return all;
+}
+constexpr auto kSyntheticCandidates = synthetic_candidates();
+constexpr size_t kSyntheticCount = kSyntheticCandidates.size();
 
 cpu::CpuFeatures features_from_mask(unsigned mask) {
     return cpu::CpuFeatures{(mask & 1) != 0, (mask & 2) != 0, (mask & 4) != 0, (mask & 8) != 0,
@@ -226,10 +245,13 @@ void check_one_choice(KernelId id, bool automatic, const cpu::CpuFeatures& featu
                                   name_of(kSyntheticCandidates[expected].id));
 }
 
+// An odd step through the unusable-candidate bit patterns: about 24 patterns whatever the count.
+constexpr unsigned kUnusableStep = ((1u << kSyntheticCount) / 24) | 1u;
+
 void test_choose_lanes4() {
     for (unsigned mask = 0; mask < 32; ++mask) {
         const cpu::CpuFeatures features = features_from_mask(mask);
-        for (unsigned unusable = 0; unusable < (1u << kSyntheticCount); unusable += 11) {
+        for (unsigned unusable = 0; unusable < (1u << kSyntheticCount); unusable += kUnusableStep) {
             for (unsigned order = 0; order < 4; ++order) {
                 Lanes4Measurement measurements[kSyntheticCount];
                 for (size_t i = 0; i < kSyntheticCount; ++i) {
@@ -268,7 +290,14 @@ void test_choose_lanes4() {
     // ... and a named request is not overruled by speed.
     const auto named = dispatch::choose_lanes4(KernelId::avx2, false, everything,
                                                kSyntheticCandidates, scalar_wins);
-    check(synthetic_index(named) == 6, "a named avx2 request gets the native avx2 kernel");
+    const size_t native_avx2 =
+        static_cast<size_t>(std::find_if(kSyntheticCandidates.begin(), kSyntheticCandidates.end(),
+                                         [](const Lanes4Candidate& c) {
+                                             return c.id == KernelId::avx2 && !c.lane_by_lane;
+                                         }) -
+                            kSyntheticCandidates.begin());
+    check(synthetic_index(named) == native_avx2,
+          "a named avx2 request gets the native avx2 kernel");
 }
 
 // --- this process
@@ -388,7 +417,11 @@ void check_live_measurements(const Options& options, Random& random) {
 // Every request, as BLAKE2SIMD_KERNEL or the config would make it: the 4-lane kernel that
 // serves can run here, and a request served by name keeps its instruction set for BLAKE2bp.
 void check_every_request(const Options& options) {
-    const char* requests[] = {"auto", "", "ref", "x64", "ssse3", "avx", "avx2", "avx512", "bogus"};
+    std::vector<const char*> requests = {"auto", ""};
+    for (const registry::KernelRow& row : registry::kKernelRows) {
+        requests.push_back(row.name);
+    }
+    requests.push_back("bogus");
     for (const char* request : requests) {
         const dispatch::Selection selection = dispatch::select_kernel(request);
         if (!check(selection.kernel != nullptr, std::string("request '") + request + "' served")) {

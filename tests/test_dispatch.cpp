@@ -1,6 +1,7 @@
 // Kernel selection: auto choice, named requests, fallbacks, the pure choose() decision, and
 // the BLAKE2bp 4-lane kernel beside each.
 // SPDX-License-Identifier: Apache-2.0
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -8,9 +9,11 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include "dispatch.hpp"
 #include "kernels_check.hpp"
+#include "registry.hpp"
 
 namespace {
 
@@ -24,17 +27,18 @@ bool contains(const char* text, std::string_view part) {
     return std::string_view(text).find(part) != std::string_view::npos;
 }
 
-// A catalogue with every KernelId, so choose() is exercised for all of them on any host.
-// The function pointers are never called by choose().
-constexpr KernelInfo kEveryKernel[] = {
-    {KernelId::ref, "ref", &blake2simd::kernels::compress_ref},
-    {KernelId::x64, "x64", &blake2simd::kernels::compress_ref},
-    {KernelId::ssse3, "ssse3", &blake2simd::kernels::compress_ref},
-    {KernelId::avx, "avx", &blake2simd::kernels::compress_ref},
-    {KernelId::avx2, "avx2", &blake2simd::kernels::compress_ref},
-    {KernelId::avx512, "avx512", &blake2simd::kernels::compress_ref},
-};
-constexpr size_t kEveryKernelCount = sizeof(kEveryKernel) / sizeof(kEveryKernel[0]);
+// A catalogue with every kernel of the registry, built or not, so choose() is exercised for
+// all of them on any host. The function pointers are never called by choose().
+constexpr auto every_kernel() {
+    std::array<KernelInfo, blake2simd::registry::kKnownKernelCount> every{};
+    for (size_t i = 0; i < every.size(); ++i) {
+        const auto& row = blake2simd::registry::kKernelRows[i];
+        every[i] = KernelInfo{row.id, row.name, &blake2simd::kernels::compress_ref};
+    }
+    return every;
+}
+constexpr auto kEveryKernel = every_kernel();
+constexpr size_t kEveryKernelCount = kEveryKernel.size();
 
 CpuFeatures features_from_mask(unsigned mask) {
     return CpuFeatures{(mask & 1) != 0, (mask & 2) != 0, (mask & 4) != 0, (mask & 8) != 0,
@@ -43,7 +47,12 @@ CpuFeatures features_from_mask(unsigned mask) {
 
 void test_choose(b2kernels_test::Checks& checks) {
     // Every feature combination x every self-test outcome x several speed orders x every request.
-    const char* requests[] = {"auto", "", "ref", "x64", "ssse3", "avx", "avx2", "avx512", "bogus"};
+    // auto, empty, every kernel's name, and no kernel at all.
+    std::vector<const char*> requests = {"auto", ""};
+    for (const KernelInfo& kernel : kEveryKernel) {
+        requests.push_back(kernel.name);
+    }
+    requests.push_back("bogus");
     for (unsigned mask = 0; mask < 32; ++mask) {
         const CpuFeatures features = features_from_mask(mask);
         for (unsigned failed = 0; failed < (1u << kEveryKernelCount); failed += 7) {
@@ -73,7 +82,7 @@ void test_choose(b2kernels_test::Checks& checks) {
                     if (!checks.check(s.kernel != nullptr, "choose() returns a kernel")) {
                         continue;
                     }
-                    const size_t chosen = static_cast<size_t>(s.kernel - kEveryKernel);
+                    const size_t chosen = static_cast<size_t>(s.kernel - kEveryKernel.data());
                     checks.check(chosen < kEveryKernelCount && runnable(chosen),
                                  "choose() never returns a kernel the features lack or that "
                                  "failed its self-test");
@@ -223,8 +232,14 @@ void test_live_selection(b2kernels_test::Checks& checks) {
     std::printf("unknown: %s\n", unknown.description);
     checks.check(dispatch::find_kernel("nonesuch") == nullptr, "find_kernel of an unknown name");
     // Names match case-insensitively, like OpenSSL's.
-    checks.check(dispatch::find_kernel("REF") == &kernels[0], "find_kernel ignores case");
-    const dispatch::Selection upper = dispatch::select_kernel("Ref");
+    std::string shouted = kernels[0].name;
+    for (char& c : shouted) {
+        c = static_cast<char>(c - 'a' + 'A');
+    }
+    checks.check(dispatch::find_kernel(shouted) == &kernels[0], "find_kernel ignores case");
+    std::string capitalised = kernels[0].name;
+    capitalised[0] = shouted[0];
+    const dispatch::Selection upper = dispatch::select_kernel(capitalised);
     checks.check(upper.kernel == &kernels[0] && !upper.automatic, "a request ignores case");
     checks.check(dispatch::select_kernel("AUTO").automatic, "AUTO means auto");
     checks.check(automatic.automatic && unknown.automatic, "auto and fallbacks are automatic");

@@ -2,7 +2,7 @@
 # module whose stack stays non-executable once the assembly object is linked in.
 # SPDX-License-Identifier: Apache-2.0
 find_package(Python3 COMPONENTS Interpreter)
-get_property(b2_have_x64_kernel GLOBAL PROPERTY B2_HAVE_X64_KERNEL)
+get_property(b2_built_kernels GLOBAL PROPERTY B2_KERNELS)
 
 if(Python3_Interpreter_FOUND)
   # Checked on every platform: the committed .S must be what the generator writes.
@@ -12,7 +12,7 @@ if(Python3_Interpreter_FOUND)
   set_tests_properties(kernels.x64_generated_up_to_date PROPERTIES LABELS "kernels" TIMEOUT 60)
 endif()
 
-if(b2_have_x64_kernel)
+if(x64 IN_LIST b2_built_kernels)
   add_executable(test_x64_kernel ${CMAKE_CURRENT_LIST_DIR}/test_x64_kernel.cpp)
   target_link_libraries(test_x64_kernel PRIVATE blake2simd_kernels b2_warnings)
   add_test(NAME kernels.x64_vs_ref COMMAND test_x64_kernel)

@@ -1,0 +1,163 @@
+// The kernel registry: one row per kernel, the only list of kernels in the C++ code.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Restricted header (see blake2b_state.hpp): declarations and constant tables only.
+// Dispatch, the self-tests, both calibrations, the register scrub, buildinfo and the tests
+// iterate these rows; kernels/README.md says how to add one.
+#pragma once
+
+#include <array>
+#include <cstddef>
+
+#include "compress_x64.hpp"
+#include "cpu_features.hpp"
+#include "kernel.hpp"
+#include "lanes4.hpp"
+
+namespace blake2simd::registry {
+
+// What a CPU must offer before any code of the kernel may run.
+enum class CpuNeed : uint8_t { nothing, x86_64, ssse3, avx, avx2, avx512vl };
+
+constexpr bool meets(CpuNeed need, const cpu::CpuFeatures& features) noexcept {
+    switch (need) {
+        case CpuNeed::nothing:
+            return true;
+        case CpuNeed::x86_64:
+#if defined(__x86_64__) || defined(_M_X64)
+            return true;
+#else
+            return false;
+#endif
+        case CpuNeed::ssse3:
+            return features.ssse3;
+        case CpuNeed::avx:
+            return features.avx;
+        case CpuNeed::avx2:
+            return features.avx2;
+        case CpuNeed::avx512vl:
+            return features.avx512f && features.avx512vl;
+    }
+    return false;
+}
+
+// BLAKE2b's entry points of one kernel, nullptr where this build lacks them. BLAKE2s will be a
+// second column of the same type's sibling, so adding it renames nothing here.
+struct Blake2bEntries {
+    CompressFn compress;
+    Compress4Fn compress4;  // a native 4-lane form; nullptr: BLAKE2bp runs `compress` lane by lane
+    bool has_native4;       // whether the kernel has that form (then compress4 is set if built)
+};
+
+using RegisterClearFn = void (*)() noexcept;
+
+struct KernelRow {
+    KernelId id;
+    const char* name;  // the spelling users write in `kernel =` and BLAKE2SIMD_KERNEL
+    CpuNeed need;
+    // Whether this build compiled it. A flag, not a test of the entry points for nullptr: GCC
+    // does not fold a function address compared with nullptr under the sanitizers.
+    bool built;
+    Blake2bEntries blake2b;
+    RegisterClearFn scrub;  // clears every vector register of the kernel's ISA, or nullptr
+};
+
+// B2_KERNEL_<NAME> is 1 for a kernel this build compiled and 0 for one it left out; the build
+// (kernels/CMakeLists.txt) defines it for every kernel, so a missing definition fails here.
+#define B2_REGISTRY_ENTRY_1(entry) entry
+#define B2_REGISTRY_ENTRY_0(entry) nullptr
+#define B2_REGISTRY_ENTRY_(built, entry) B2_REGISTRY_ENTRY_##built(entry)
+#define B2_REGISTRY_ENTRY(built, entry) B2_REGISTRY_ENTRY_(built, entry)
+
+// Every kernel this source tree knows, built or not, in order of preference on a speed tie:
+// the reference first (it is the oracle and the fallback), later rows never win a tie.
+inline constexpr KernelRow kKernelRows[] = {
+    {KernelId::ref,
+     "ref",
+     CpuNeed::nothing,
+     true,
+     {&kernels::compress_ref, nullptr, false},
+     nullptr},
+    {KernelId::x64,
+     "x64",
+     CpuNeed::x86_64,
+     B2_KERNEL_X64,
+     {B2_REGISTRY_ENTRY(B2_KERNEL_X64, &kernels::compress_x64), nullptr, false},
+     nullptr},
+    {KernelId::ssse3,
+     "ssse3",
+     CpuNeed::ssse3,
+     B2_KERNEL_SSSE3,
+     {B2_REGISTRY_ENTRY(B2_KERNEL_SSSE3, &kernels::compress_ssse3), nullptr, false},
+     nullptr},
+    {KernelId::avx,
+     "avx",
+     CpuNeed::avx,
+     B2_KERNEL_AVX,
+     {B2_REGISTRY_ENTRY(B2_KERNEL_AVX, &kernels::compress_avx), nullptr, false},
+     B2_REGISTRY_ENTRY(B2_KERNEL_AVX, &kernels::scrub_avx)},
+    {KernelId::avx2,
+     "avx2",
+     CpuNeed::avx2,
+     B2_KERNEL_AVX2,
+     {B2_REGISTRY_ENTRY(B2_KERNEL_AVX2, &kernels::compress_avx2),
+      B2_REGISTRY_ENTRY(B2_KERNEL_AVX2, &kernels::compress4_avx2), true},
+     nullptr},
+    {KernelId::avx512,
+     "avx512",
+     CpuNeed::avx512vl,
+     B2_KERNEL_AVX512,
+     {B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::compress_avx512),
+      B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::compress4_avx512), true},
+     B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::scrub_avx512)},
+};
+
+#undef B2_REGISTRY_ENTRY
+#undef B2_REGISTRY_ENTRY_
+#undef B2_REGISTRY_ENTRY_0
+#undef B2_REGISTRY_ENTRY_1
+
+inline constexpr size_t kKnownKernelCount = sizeof kKernelRows / sizeof kKernelRows[0];
+
+// The row of `id` (every KernelId has one).
+constexpr const KernelRow& row_of(KernelId id) noexcept {
+    for (const KernelRow& row : kKernelRows) {
+        if (row.id == id) {
+            return row;
+        }
+    }
+    return kKernelRows[0];
+}
+
+constexpr size_t built_count() noexcept {
+    size_t count = 0;
+    for (const KernelRow& row : kKernelRows) {
+        count += row.built ? 1 : 0;
+    }
+    return count;
+}
+
+constexpr size_t native_lanes4_count() noexcept {
+    size_t count = 0;
+    for (const KernelRow& row : kKernelRows) {
+        count += row.built && row.blake2b.has_native4 ? 1 : 0;
+    }
+    return count;
+}
+
+// The rows this build compiled, as the single-lane catalogue dispatch chooses from.
+constexpr std::array<KernelInfo, built_count()> built_kernels() noexcept {
+    std::array<KernelInfo, built_count()> built{};
+    size_t next = 0;
+    for (const KernelRow& row : kKernelRows) {
+        if (row.built) {
+            built[next++] = KernelInfo{row.id, row.name, row.blake2b.compress};
+        }
+    }
+    return built;
+}
+
+static_assert(kKernelRows[0].id == KernelId::ref && built_count() >= 1,
+              "the reference kernel comes first and is always built");
+
+}  // namespace blake2simd::registry
