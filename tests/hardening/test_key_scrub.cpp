@@ -24,7 +24,12 @@
 
 namespace {
 
+// Deeper than the module's wipe (kernels/scrub.cpp), which is larger in unoptimised builds.
+#if defined(__OPTIMIZE__)
 constexpr size_t kScanBytes = 32 * 1024;
+#else
+constexpr size_t kScanBytes = 256 * 1024;
+#endif
 constexpr size_t kKeyBytes = 64;
 constexpr size_t kWord = 8;
 
