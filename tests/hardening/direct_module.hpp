@@ -71,6 +71,10 @@ struct MacFns {
     OSSL_FUNC_mac_final_fn* final = nullptr;
 };
 
+// Where blake2simd.so is loaded from: the build tree, unless a test points elsewhere (the
+// setuid test runs as nobody, who may not be able to read a build tree under /root).
+inline const char* g_module_dir = B2_MODULE_DIR;
+
 // One provider instance of the (once) dlopen'd module.
 class Instance {
   public:
@@ -78,7 +82,7 @@ class Instance {
     bool open(const char* kernel_request = "") {
         static void* handle = nullptr;
         if (handle == nullptr) {
-            const std::string path = std::string(B2_MODULE_DIR) + "/blake2simd.so";
+            const std::string path = std::string(g_module_dir) + "/blake2simd.so";
             handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
             if (handle == nullptr) {
                 std::fprintf(stderr, "dlopen %s: %s\n", path.c_str(), dlerror());

@@ -137,7 +137,9 @@ int check_setuid() {
     if (readlink("/proc/self/exe", self, sizeof self - 1) <= 0) {
         return 77;
     }
-    const std::string command = "cp '" + std::string(self) + "' '" + copy + "'";
+    // The module beside the copy: nobody may not be able to read the build tree.
+    const std::string command =
+        "cp '" + std::string(self) + "' '" + B2_MODULE_DIR + "/blake2simd.so' '" + directory + "/'";
     const uid_t nobody = 65534;
     const bool made = chmod(directory, 0755) == 0 && std::system(command.c_str()) == 0 &&
                       chown(copy.c_str(), nobody, nobody) == 0 && chmod(copy.c_str(), 04755) == 0;
@@ -147,12 +149,14 @@ int check_setuid() {
         const pid_t pid = fork();
         if (pid == 0) {
             setenv("BLAKE2SIMD_KERNEL", "ref", 1);
-            execl(copy.c_str(), copy.c_str(), "--secure-child", static_cast<char*>(nullptr));
+            execl(copy.c_str(), copy.c_str(), "--secure-child", directory,
+                  static_cast<char*>(nullptr));
             _exit(126);
         }
         waitpid(pid, &status, 0);
     }
     unlink(copy.c_str());
+    unlink((std::string(directory) + "/blake2simd.so").c_str());
     rmdir(directory);
     if (!made || !WIFEXITED(status) || WEXITSTATUS(status) == 126 || WEXITSTATUS(status) == 77) {
         std::printf("SKIP: could not run a setuid copy (status %d): nosuid mount or no chown\n",
@@ -173,7 +177,8 @@ int check_setuid() {
 
 int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "";
-    if (mode == "--secure-child") {
+    if (mode == "--secure-child" && argc > 2) {
+        direct_module::g_module_dir = argv[2];
         secure_child();
     }
     if (mode == "--setuid") {
