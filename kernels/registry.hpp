@@ -12,6 +12,7 @@
 #include "compress_x64.hpp"
 #include "cpu_features.hpp"
 #include "kernel.hpp"
+#include "kernel_blake2s.hpp"
 #include "lanes4.hpp"
 
 namespace blake2simd::registry {
@@ -41,12 +42,21 @@ constexpr bool meets(CpuNeed need, const cpu::CpuFeatures& features) noexcept {
     return false;
 }
 
-// BLAKE2b's entry points of one kernel, nullptr where this build lacks them. BLAKE2s will be a
-// second column of the same type's sibling, so adding it renames nothing here.
+// BLAKE2b's entry points of one kernel, nullptr where this build lacks them.
 struct Blake2bEntries {
     CompressFn compress;
     Compress4Fn compress4;  // a native 4-lane form; nullptr: BLAKE2bp runs `compress` lane by lane
     bool has_native4;       // whether the kernel has that form (then compress4 is set if built)
+};
+
+// BLAKE2s's entry points of the same kernel: a second column of its row, so a BLAKE2s kernel
+// has the row's name, CPU need and build flag. A kernel may lack either form (AVX2 adds nothing
+// to one BLAKE2s state, whose rows fill 128-bit registers); `has_*` say which forms exist.
+struct Blake2sEntries {
+    bool has_single;
+    Blake2sCompressFn compress;
+    bool has_native8;  // an 8-lane form for BLAKE2sp; else it runs `compress` by lane
+    Blake2sCompress8Fn compress8;
 };
 
 using RegisterClearFn = void (*)() noexcept;
@@ -59,6 +69,7 @@ struct KernelRow {
     // does not fold a function address compared with nullptr under the sanitizers.
     bool built;
     Blake2bEntries blake2b;
+    Blake2sEntries blake2s;
     RegisterClearFn scrub;  // clears every vector register of the kernel's ISA, or nullptr
 };
 
@@ -77,24 +88,28 @@ inline constexpr KernelRow kKernelRows[] = {
      CpuNeed::nothing,
      true,
      {&kernels::compress_ref, nullptr, false},
+     {true, &kernels::blake2s_compress_ref, false, nullptr},
      nullptr},
     {KernelId::x64,
      "x64",
      CpuNeed::x86_64,
      B2_KERNEL_X64,
      {B2_REGISTRY_ENTRY(B2_KERNEL_X64, &kernels::compress_x64), nullptr, false},
+     {false, nullptr, false, nullptr},
      nullptr},
     {KernelId::ssse3,
      "ssse3",
      CpuNeed::ssse3,
      B2_KERNEL_SSSE3,
      {B2_REGISTRY_ENTRY(B2_KERNEL_SSSE3, &kernels::compress_ssse3), nullptr, false},
+     {false, nullptr, false, nullptr},
      nullptr},
     {KernelId::avx,
      "avx",
      CpuNeed::avx,
      B2_KERNEL_AVX,
      {B2_REGISTRY_ENTRY(B2_KERNEL_AVX, &kernels::compress_avx), nullptr, false},
+     {false, nullptr, false, nullptr},
      B2_REGISTRY_ENTRY(B2_KERNEL_AVX, &kernels::scrub_avx)},
     {KernelId::avx2,
      "avx2",
@@ -102,6 +117,7 @@ inline constexpr KernelRow kKernelRows[] = {
      B2_KERNEL_AVX2,
      {B2_REGISTRY_ENTRY(B2_KERNEL_AVX2, &kernels::compress_avx2),
       B2_REGISTRY_ENTRY(B2_KERNEL_AVX2, &kernels::compress4_avx2), true},
+     {false, nullptr, false, nullptr},
      nullptr},
     {KernelId::avx512,
      "avx512",
@@ -109,6 +125,7 @@ inline constexpr KernelRow kKernelRows[] = {
      B2_KERNEL_AVX512,
      {B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::compress_avx512),
       B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::compress4_avx512), true},
+     {false, nullptr, false, nullptr},
      B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::scrub_avx512)},
 };
 

@@ -9,37 +9,6 @@
 #include "scrub.hpp"
 
 namespace blake2simd {
-namespace {
-
-// memcpy compiles to one load; the swap only exists on big-endian hosts.
-uint64_t load64_le(const uint8_t* p) noexcept {
-    uint64_t w;
-    std::memcpy(&w, p, sizeof w);
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap64(w);
-#endif
-    return w;
-}
-
-}  // namespace
-
-// The parameter block's words, built directly (RFC 7693 section 2.5 layout): this runs at
-// every init, so no byte-wise serialization.
-void initial_chaining_value(const Blake2bParams& params, uint64_t h[8]) noexcept {
-    const uint64_t first_word = uint64_t{params.digest_length} | uint64_t{params.key_length} << 8 |
-                                uint64_t{params.fanout} << 16 | uint64_t{params.depth} << 24 |
-                                uint64_t{params.leaf_length} << 32;
-    const uint64_t third_word = uint64_t{params.node_depth} | uint64_t{params.inner_length} << 8;
-    h[0] = kIV[0] ^ first_word;
-    h[1] = kIV[1] ^ params.node_offset;
-    h[2] = kIV[2] ^ third_word;
-    h[3] = kIV[3];
-    h[4] = kIV[4] ^ load64_le(params.salt);
-    h[5] = kIV[5] ^ load64_le(params.salt + 8);
-    h[6] = kIV[6] ^ load64_le(params.personal);
-    h[7] = kIV[7] ^ load64_le(params.personal + 8);
-}
-
 void Blake2bEngine::start(CompressFn compress, const Blake2bParams& params,
                           bool last_node) noexcept {
     initial_chaining_value(params, m_state.h);

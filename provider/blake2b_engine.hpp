@@ -6,23 +6,12 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "blake2_family.hpp"
 #include "kernel.hpp"
 
 namespace blake2simd {
 
-// The BLAKE2b parameter block (RFC 7693 section 2.8 and the BLAKE2 paper's tree fields).
-struct Blake2bParams {
-    uint8_t digest_length = kMaxDigestBytes;
-    uint8_t key_length = 0;
-    uint8_t fanout = 1;
-    uint8_t depth = 1;
-    uint32_t leaf_length = 0;
-    uint64_t node_offset = 0;
-    uint8_t node_depth = 0;
-    uint8_t inner_length = 0;
-    uint8_t salt[kSaltBytes] = {};
-    uint8_t personal[kPersonalBytes] = {};
-};
+using Blake2bParams = Blake2Params<Blake2bFamily>;
 
 // Trivially copyable so contexts can be duplicated with a plain copy; holds no pointers
 // to itself.
@@ -69,8 +58,5 @@ class Blake2bEngine final {
     bool m_last_node;
     bool m_key_block_buffered;  // the buffer holds the key block: scrub after compressing it
 };
-
-// Initial chaining value: IV xor the little-endian parameter block.
-void initial_chaining_value(const Blake2bParams& params, uint64_t h[8]) noexcept;
 
 }  // namespace blake2simd

@@ -13,6 +13,7 @@
 #include "dispatch.hpp"
 #include "dispatch_entry.hpp"
 #include "errors.hpp"
+#include "lanes8_by_lane.hpp"
 #include "names.hpp"
 #include "ossl_param.hpp"
 #include "params.hpp"
@@ -44,6 +45,12 @@ KernelChoice ProviderContext::make_kernel_choice() const noexcept {
     // provider then offers nothing rather than half its algorithms.
     choice.kernel = lanes4.kernel.compress4 != nullptr ? selection.kernel : nullptr;
     choice.lanes4 = lanes4.kernel;
+    // Interim until dispatch chooses BLAKE2s kernels: the reference kernel, lane by lane for
+    // BLAKE2sp.
+    static constexpr Blake2sKernelInfo kBlake2sRef{KernelId::ref, "ref",
+                                                   &kernels::blake2s_compress_ref};
+    choice.blake2s = &kBlake2sRef;
+    choice.lanes8 = Lanes8Kernel{"ref", &compress8_by_lane<&kernels::blake2s_compress_ref>};
     std::snprintf(choice.buildinfo, sizeof choice.buildinfo, "%s %s; kernel %s; blake2bp %s",
                   names::kProviderName, B2_VERSION, selection.description, lanes4.description);
     return choice;

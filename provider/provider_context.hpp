@@ -7,6 +7,7 @@
 
 #include "core_memory.hpp"
 #include "kernel.hpp"
+#include "kernel_blake2s.hpp"
 #include "lanes4.hpp"
 #include "once.hpp"
 
@@ -15,7 +16,9 @@ namespace blake2simd {
 struct KernelChoice {
     const KernelInfo* kernel;  // nullptr: no kernel passed its self-test, nothing is offered
     Lanes4Kernel lanes4;       // BLAKE2bp, 4 states at once: the fastest if chosen automatically
-    char buildinfo[384];       // both descriptions (dispatch.hpp) fit
+    const Blake2sKernelInfo* blake2s;  // BLAKE2s; set whenever `kernel` is
+    Lanes8Kernel lanes8;               // BLAKE2sp, 8 states at once
+    char buildinfo[384];               // both descriptions (dispatch.hpp) fit
 };
 
 struct ProviderContext {
