@@ -1,5 +1,5 @@
-// blake2simd_bench: BLAKE2b-512 and BLAKE2bp-512 throughput of this provider against OpenSSL,
-// libsodium and libb2.
+// blake2simd_bench: BLAKE2b-512, BLAKE2bp-512, BLAKE2s-256 and BLAKE2sp-256 throughput of this
+// provider against OpenSSL, libsodium and libb2.
 // SPDX-License-Identifier: Apache-2.0
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,7 +36,31 @@ const char* operation_name(Operation operation) noexcept {
 }
 
 const char* algorithm_name(Algorithm algorithm) noexcept {
-    return algorithm == Algorithm::blake2bp ? "BLAKE2bp-512" : "BLAKE2b-512";
+    switch (algorithm) {
+        case Algorithm::blake2b:
+            return "BLAKE2b-512";
+        case Algorithm::blake2bp:
+            return "BLAKE2bp-512";
+        case Algorithm::blake2s:
+            return "BLAKE2s-256";
+        case Algorithm::blake2sp:
+            return "BLAKE2sp-256";
+    }
+    return "?";
+}
+
+size_t digest_size(Algorithm algorithm) noexcept {
+    return serial_form(algorithm) == Algorithm::blake2b ? 64 : 32;
+}
+
+bool is_tree_mode(Algorithm algorithm) noexcept {
+    return algorithm == Algorithm::blake2bp || algorithm == Algorithm::blake2sp;
+}
+
+Algorithm serial_form(Algorithm algorithm) noexcept {
+    return algorithm == Algorithm::blake2bp   ? Algorithm::blake2b
+           : algorithm == Algorithm::blake2sp ? Algorithm::blake2s
+                                              : algorithm;
 }
 
 void Implementation::set_key(std::span<const uint8_t>) {
@@ -64,6 +88,7 @@ struct Options {
     std::string module_dir = B2_BENCH_MODULE_DIR;
     std::string only;
     std::string blake2bp_kat_path = B2_BENCH_BLAKE2BP_KAT;
+    std::string blake2sp_kat_path = B2_BENCH_BLAKE2SP_KAT;
 };
 
 void print_usage() {
@@ -78,8 +103,9 @@ void print_usage() {
         "                    --csv FILE, or FILE.png.csv\n"
         "  --module-dir DIR  directory holding blake2simd.so (default %s)\n"
         "  --only TEXT       time only rows whose label contains TEXT (baselines always run)\n"
-        "  --blake2bp-kat FILE  official BLAKE2bp KAT, JSON (default %s)\n",
-        B2_BENCH_MODULE_DIR, B2_BENCH_BLAKE2BP_KAT);
+        "  --blake2bp-kat FILE  official BLAKE2bp KAT, JSON (default %s)\n"
+        "  --blake2sp-kat FILE  official BLAKE2sp KAT, JSON (default %s)\n",
+        B2_BENCH_MODULE_DIR, B2_BENCH_BLAKE2BP_KAT, B2_BENCH_BLAKE2SP_KAT);
 }
 
 Options parse_options(int argc, char** argv) {
@@ -111,6 +137,8 @@ Options parse_options(int argc, char** argv) {
             options.only = value();
         } else if (flag == "--blake2bp-kat") {
             options.blake2bp_kat_path = value();
+        } else if (flag == "--blake2sp-kat") {
+            options.blake2sp_kat_path = value();
         } else if (flag == "--help" || flag == "-h") {
             print_usage();
             std::exit(0);
@@ -144,21 +172,22 @@ std::vector<uint8_t> pseudo_random_bytes(size_t count, uint64_t seed) {
     return bytes;
 }
 
-Implementation& baseline_for(const ImplementationList& rows, Operation operation) {
-    for (const auto& row : rows) {
-        if (row->is_openssl_default() && row->operation() == operation) {
-            return *row;
+Implementation& baseline_for(const ImplementationList& rows, const Implementation& row) {
+    for (const auto& baseline : rows) {
+        if (baseline->is_openssl_default() && baseline->operation() == row.operation() &&
+            baseline->algorithm() == serial_form(row.algorithm())) {
+            return *baseline;
         }
     }
-    fail("no OpenSSL default baseline row");
+    fail("no OpenSSL default baseline row for " + row.label());
 }
 
 bool same_digest(Implementation& reference, Implementation& row, std::span<const uint8_t> message) {
-    uint8_t expected[kDigestSize];
-    uint8_t actual[kDigestSize];
+    uint8_t expected[kMaxDigestSize];
+    uint8_t actual[kMaxDigestSize];
     reference.hash(message, expected);
     row.hash(message, actual);
-    return std::memcmp(expected, actual, kDigestSize) == 0;
+    return std::memcmp(expected, actual, row.digest_size()) == 0;
 }
 
 void report_wrong(const Implementation& row, const std::string& where) {
@@ -189,15 +218,15 @@ bool matches_known_answers(Implementation& row, const std::vector<KnownAnswer>& 
                            std::span<const uint8_t> bench_key) {
     bool right = true;
     for (const KnownAnswer& answer : answers) {
-        if (answer.key.empty() == row.is_keyed() || answer.digest.size() != kDigestSize) {
+        if (answer.key.empty() == row.is_keyed() || answer.digest.size() != row.digest_size()) {
             continue;
         }
         if (row.is_keyed()) {
             row.set_key(answer.key);
         }
-        uint8_t actual[kDigestSize];
+        uint8_t actual[kMaxDigestSize];
         row.hash(answer.message, actual);
-        if (std::memcmp(actual, answer.digest.data(), kDigestSize) != 0) {
+        if (std::memcmp(actual, answer.digest.data(), row.digest_size()) != 0) {
             report_wrong(row, "on the official KAT entry with " +
                                   std::to_string(answer.message.size()) + " message bytes");
             right = false;
@@ -210,11 +239,11 @@ bool matches_known_answers(Implementation& row, const std::vector<KnownAnswer>& 
     return right;
 }
 
-// libb2's blake2bp row of the same kind (a keyed one for both keyed forms), if it is still kept.
-Implementation* blake2bp_reference_for(const ImplementationList& rows,
-                                       const std::vector<bool>& wrong, const Implementation& row) {
+// libb2's row of the same tree mode and kind (a keyed one for both keyed forms), if still kept.
+Implementation* tree_reference_for(const ImplementationList& rows, const std::vector<bool>& wrong,
+                                   const Implementation& row) {
     for (size_t r = 0; r < rows.size(); ++r) {
-        if (rows[r]->is_blake2bp_reference() && !wrong[r] &&
+        if (rows[r]->is_tree_reference() && !wrong[r] && rows[r]->algorithm() == row.algorithm() &&
             rows[r]->is_keyed() == row.is_keyed()) {
             return rows[r].get();
         }
@@ -222,44 +251,68 @@ Implementation* blake2bp_reference_for(const ImplementationList& rows,
     return nullptr;
 }
 
+// The official KAT of one tree mode and the libb2 function that vouches for longer messages.
+struct TreeCheck {
+    Algorithm algorithm;
+    const char* libb2_name;
+    std::string kat_path;
+    std::vector<KnownAnswer> answers;
+    std::string error;
+    size_t against_libb2 = 0;
+};
+
+std::string tree_check_summary(const TreeCheck& check) {
+    const std::string name = algorithm_name(check.algorithm);
+    const std::string mode = name.substr(0, name.find('-'));
+    return mode + " check before timing: " + std::to_string(check.answers.size()) +
+           " official KAT entries (" + check.kat_path + ")" +
+           (check.against_libb2 > 0
+                ? ", and libb2's " + std::string(check.libb2_name) +
+                      " at every benchmarked size and at 0, 1, 127, 128, 129 and 1000 bytes"
+                : ", only (no libb2 " + std::string(check.libb2_name) +
+                      " to compare with at longer sizes)");
+}
+
 // Every row must reproduce an independent answer before it is timed; mismatching rows are
-// removed. BLAKE2b: OpenSSL's default provider. BLAKE2bp (OpenSSL has none): the official KAT for
-// every row, libb2's included, then libb2's blake2bp, if it passed the KAT, at every benchmarked
-// size; never this provider's own output.
+// removed. BLAKE2b and BLAKE2s: OpenSSL's default provider. BLAKE2bp and BLAKE2sp (OpenSSL has
+// neither): the official KAT for every row, libb2's included, then libb2's function, if it passed
+// the KAT, at every benchmarked size; never this provider's own output.
 bool drop_wrong_rows(ImplementationList& rows, std::span<const uint8_t> message,
-                     std::span<const uint8_t> key, const std::string& kat_path,
+                     std::span<const uint8_t> key, const Options& options,
                      Environment& environment) {
     std::vector<bool> wrong(rows.size(), false);
-    std::string error;
-    const std::vector<KnownAnswer> answers = read_known_answers(kat_path, error);
+    TreeCheck checks[] = {{Algorithm::blake2bp, "blake2bp", options.blake2bp_kat_path, {}, {}},
+                          {Algorithm::blake2sp, "blake2sp", options.blake2sp_kat_path, {}, {}}};
+    for (TreeCheck& check : checks) {
+        check.answers = read_known_answers(check.kat_path, check.error);
+    }
+    auto check_of = [&checks](const Implementation& row) -> TreeCheck& {
+        return row.algorithm() == Algorithm::blake2bp ? checks[0] : checks[1];
+    };
     for (size_t r = 0; r < rows.size(); ++r) {
         Implementation& row = *rows[r];
-        if (row.algorithm() == Algorithm::blake2b) {
-            wrong[r] = !matches_at_all_lengths(baseline_for(rows, row.operation()), row, message);
-        } else if (answers.empty()) {
-            report_wrong(row, "unchecked: " + error);
+        if (!is_tree_mode(row.algorithm())) {
+            wrong[r] = !matches_at_all_lengths(baseline_for(rows, row), row, message);
+        } else if (const TreeCheck& check = check_of(row); check.answers.empty()) {
+            report_wrong(row, "unchecked: " + check.error);
             wrong[r] = true;
         } else {
-            wrong[r] = !matches_known_answers(row, answers, key);
+            wrong[r] = !matches_known_answers(row, check.answers, key);
         }
     }
-    size_t against_libb2 = 0;
     for (size_t r = 0; r < rows.size(); ++r) {
         Implementation& row = *rows[r];
-        if (row.algorithm() != Algorithm::blake2bp || row.is_blake2bp_reference() || wrong[r]) {
+        if (!is_tree_mode(row.algorithm()) || row.is_tree_reference() || wrong[r]) {
             continue;
         }
-        if (Implementation* reference = blake2bp_reference_for(rows, wrong, row)) {
+        if (Implementation* reference = tree_reference_for(rows, wrong, row)) {
             wrong[r] = !matches_at_all_lengths(*reference, row, message);
-            ++against_libb2;
+            ++check_of(row).against_libb2;
         }
     }
-    environment.lines.push_back(
-        "BLAKE2bp check before timing: " + std::to_string(answers.size()) +
-        " official KAT entries (" + kat_path + ")" +
-        (against_libb2 > 0 ? ", and libb2's blake2bp at every benchmarked size and at 0, 1, 127, "
-                             "128, 129 and 1000 bytes"
-                           : ", only (no libb2 blake2bp to compare with at longer sizes)"));
+    for (const TreeCheck& check : checks) {
+        environment.lines.push_back(tree_check_summary(check));
+    }
 
     ImplementationList kept;
     for (size_t r = 0; r < rows.size(); ++r) {
@@ -281,7 +334,7 @@ double g_total_wall_ns = 0.0;
 // Returns the batch's CPU time in nanoseconds: this thread's, or the whole process's for a row
 // that computes on other threads too.
 double time_batch(Implementation& row, std::span<const uint8_t> message, uint64_t calls) {
-    uint8_t out[kDigestSize];
+    uint8_t out[kMaxDigestSize];
     uint64_t fold = 0;
     const bool threaded = row.uses_other_threads();
     const double wall_start = wall_ns();
@@ -428,18 +481,23 @@ Report build_report(const ImplementationList& rows, const Timings& timings, cons
         }
         report.rows.push_back(std::move(result));
     }
-    // Within each operation: the baseline, this provider's BLAKE2b, the other libraries' BLAKE2b,
-    // then the same for BLAKE2bp.
+    // BLAKE2b before BLAKE2s; within each operation: the baseline, this provider's serial form,
+    // the other libraries' serial form, then the same for the tree mode.
+    auto family = [](const RowResult& row) { return serial_form(row.algorithm); };
     auto rank = [](const RowResult& row) {
         const int within = row.is_openssl_default                  ? 0
                            : row.label.rfind("blake2simd", 0) == 0 ? 1
                                                                    : 2;
-        return (row.algorithm == Algorithm::blake2bp ? 3 : 0) + within;
+        return (is_tree_mode(row.algorithm) ? 3 : 0) + within;
     };
-    std::stable_sort(
-        report.rows.begin(), report.rows.end(), [&rank](const RowResult& a, const RowResult& b) {
-            return a.operation != b.operation ? a.operation < b.operation : rank(a) < rank(b);
-        });
+    std::stable_sort(report.rows.begin(), report.rows.end(),
+                     [&family, &rank](const RowResult& a, const RowResult& b) {
+                         if (family(a) != family(b)) {
+                             return family(a) < family(b);
+                         }
+                         return a.operation != b.operation ? a.operation < b.operation
+                                                           : rank(a) < rank(b);
+                     });
     return report;
 }
 
@@ -514,7 +572,9 @@ std::string report_header(const RunFacts& facts, const Environment& environment,
     header += "- spread between repetitions, (max-min)/median per cell: " +
               spread_summary(report, false) + "\n";
     if (const std::string threaded = spread_summary(report, true); !threaded.empty()) {
-        header += "- spread of the rows timed across threads (libb2 blake2bp): " + threaded + "\n";
+        header +=
+            "- spread of the rows timed across threads (libb2 blake2bp, blake2sp): " + threaded +
+            "\n";
     }
     header += "\n";
     return header;
@@ -530,8 +590,7 @@ int run(const Options& options) {
     add_external_implementations(key, rows, environment);
     add_openssl_implementations({options.module_dir, key}, rows, environment);
     // Checked before --only filters, so libb2's blake2bp can vouch for rows timed without it.
-    const bool all_right =
-        drop_wrong_rows(rows, message, key, options.blake2bp_kat_path, environment);
+    const bool all_right = drop_wrong_rows(rows, message, key, options, environment);
     keep_only(rows, options.only);
 
     const ClockEstimate clock_before = estimate_clock(20.0);

@@ -1,4 +1,5 @@
-// Benchmark rows for other BLAKE2b libraries: libsodium and libb2, when CMake found them.
+// Benchmark rows for other BLAKE2 libraries: libsodium (BLAKE2b only) and libb2, when CMake found
+// them.
 // SPDX-License-Identifier: Apache-2.0
 #include <cstdint>
 #include <cstdlib>
@@ -48,7 +49,7 @@ class SodiumGenericHash final : public Implementation {
           key_(key) {}
 
     void hash(std::span<const uint8_t> message, uint8_t* out) override {
-        if (crypto_generichash(out, kDigestSize, message.data(), message.size(),
+        if (crypto_generichash(out, digest_size(), message.data(), message.size(),
                                key_.empty() ? nullptr : key_.data(), key_.size()) != 0) {
             fail("crypto_generichash failed");
         }
@@ -75,9 +76,14 @@ void add_sodium_rows(std::span<const uint8_t> key, ImplementationList& rows,
 
 #if B2_BENCH_HAVE_LIBB2
 
-// libb2's blake2b() calls through a private function pointer that starts at blake2b_dispatch and,
-// on the first call, is set to one of the exported per-ISA entry points. Comparing libb2's
-// writable memory before and after that first call shows which entry point it stored.
+// libb2's simple API: blake2b, blake2bp, blake2s and blake2sp share this signature.
+using Libb2Function = int (*)(uint8_t* out, const void* in, const void* key, size_t outlen,
+                              size_t inlen, size_t keylen);
+
+// libb2's blake2b() and blake2s() each call through a private function pointer that starts at
+// blake2b_dispatch / blake2s_dispatch and, on the first call, is set to one of the exported
+// per-ISA entry points. Comparing libb2's writable memory before and after that first call shows
+// which entry point it stored.
 struct MemoryRange {
     uintptr_t begin;
     uintptr_t end;
@@ -117,10 +123,11 @@ std::vector<uintptr_t> snapshot_words(const std::vector<MemoryRange>& ranges) {
     return words;
 }
 
-// Must run before anything else in the process calls blake2b(). Returns "" if not observed.
-std::string observe_libb2_choice() {
+// Must run before anything else in the process calls `function` (blake2b or blake2s, whose entry
+// points are named `prefix` + ISA). Returns "" if not observed.
+std::string observe_libb2_choice(Libb2Function function, const std::string& prefix) {
     Dl_info library{};
-    if (dladdr(reinterpret_cast<void*>(&blake2b), &library) == 0 || library.dli_fname == nullptr) {
+    if (dladdr(reinterpret_cast<void*>(function), &library) == 0 || library.dli_fname == nullptr) {
         return {};
     }
     RangeSearch search{library.dli_fname, {}};
@@ -129,10 +136,10 @@ std::string observe_libb2_choice() {
         return {};
     }
     const std::vector<uintptr_t> before = snapshot_words(search.ranges);
-    uint8_t out[kDigestSize];
+    uint8_t out[32];
     const uint8_t in[1] = {0};
-    if (blake2b(out, in, nullptr, sizeof out, sizeof in, 0) != 0) {
-        fail("libb2 blake2b failed");
+    if (function(out, in, nullptr, sizeof out, sizeof in, 0) != 0) {
+        fail("libb2 " + prefix + " failed");
     }
     const std::vector<uintptr_t> after = snapshot_words(search.ranges);
 
@@ -143,7 +150,7 @@ std::string observe_libb2_choice() {
             continue;
         }
         for (const char* isa : kEntryPoints) {
-            const std::string symbol = std::string("blake2b_") + isa;
+            const std::string symbol = prefix + isa;
             void* address = dlsym(RTLD_DEFAULT, symbol.c_str());
             if (address != nullptr && reinterpret_cast<uintptr_t>(address) == after[i]) {
                 observed = isa;
@@ -153,8 +160,9 @@ std::string observe_libb2_choice() {
     return observed;
 }
 
-// Fallback when the observation fails: libb2 0.98.1's CPUID rule (blake2-dispatch.c): the best of
-// sse2 < ssse3 < sse41 < avx (AVX and OSXSAVE and XCR0 & 6) < xop; it has no AVX2 kernel.
+// Fallback when the observation fails: libb2 0.98.1's CPUID rule (blake2-dispatch.c), the same for
+// blake2b and blake2s: the best of sse2 < ssse3 < sse41 < avx (AVX and OSXSAVE and XCR0 & 6) <
+// xop; it has no AVX2 kernel.
 std::string libb2_kernel_by_its_rule() {
 #if defined(__x86_64__)
     unsigned eax = 1;
@@ -188,87 +196,93 @@ std::string libb2_kernel_by_its_rule() {
 #endif
 }
 
-class Libb2Blake2b final : public Implementation {
+// One of libb2's simple-API functions, unkeyed or keyed (the key taken on every call).
+class Libb2Row final : public Implementation {
   public:
-    Libb2Blake2b(std::span<const uint8_t> key, std::string kernel)
-        : Implementation(key.empty() ? "libb2 blake2b" : "libb2 blake2b, key", std::move(kernel),
-                         key.empty() ? Operation::digest : Operation::keyed_new_key),
-          key_(key) {}
-
-    void hash(std::span<const uint8_t> message, uint8_t* out) override {
-        if (blake2b(out, message.data(), key_.empty() ? nullptr : key_.data(), kDigestSize,
-                    message.size(), key_.size()) != 0) {
-            fail("libb2 blake2b failed");
+    Libb2Row(const char* name, Libb2Function function, Algorithm algorithm,
+             std::span<const uint8_t> key, std::string kernel)
+        : Implementation(std::string("libb2 ") + name + (key.empty() ? "" : ", key"),
+                         std::move(kernel),
+                         key.empty() ? Operation::digest : Operation::keyed_new_key, algorithm),
+          name_(name),
+          function_(function),
+          key_(key) {
+        if (is_tree_mode(algorithm)) {
+            mark_tree_reference();
         }
     }
 
-  private:
-    std::span<const uint8_t> key_;
-};
-
-// libb2's blake2bp: the four leaves through its dispatched blake2b_update, in an OpenMP parallel
-// region.
-class Libb2Blake2bp final : public Implementation {
-  public:
-    Libb2Blake2bp(std::span<const uint8_t> key, std::string kernel)
-        : Implementation(key.empty() ? "libb2 blake2bp" : "libb2 blake2bp, key", std::move(kernel),
-                         key.empty() ? Operation::digest : Operation::keyed_new_key,
-                         Algorithm::blake2bp),
-          key_(key) {
-        mark_blake2bp_reference();
-    }
-
     void hash(std::span<const uint8_t> message, uint8_t* out) override {
-        if (blake2bp(out, message.data(), key_.empty() ? nullptr : key_.data(), kDigestSize,
-                     message.size(), key_.size()) != 0) {
-            fail("libb2 blake2bp failed");
+        if (function_(out, message.data(), key_.empty() ? nullptr : key_.data(), digest_size(),
+                      message.size(), key_.size()) != 0) {
+            fail(std::string("libb2 ") + name_ + " failed");
         }
     }
 
     void set_key(std::span<const uint8_t> key) override { key_ = key; }
 
-    bool uses_other_threads() const noexcept override { return true; }
+    // The tree modes hash their leaves on OpenMP threads (see blake2bp_thread_note).
+    bool uses_other_threads() const noexcept override { return is_tree_mode(algorithm()); }
 
   private:
+    const char* name_;
+    Libb2Function function_;
     std::span<const uint8_t> key_;
 };
 
-// libb2 0.98.1 hashes blake2bp's leaves in an OpenMP team of 4 threads, each picking its leaf by
-// omp_get_thread_num(), so it cannot be held to one thread (it then hashes leaf 0 only, and fails
-// the KAT); the row is timed with the process CPU clock instead, the threads waiting passively
-// (main() sets OMP_WAIT_POLICY).
-std::string blake2bp_thread_note() {
+// libb2 0.98.1 hashes the leaves of blake2bp (4) and blake2sp (8) in an OpenMP team of as many
+// threads, each picking its leaf by omp_get_thread_num(), so it cannot be held to one thread (it
+// then hashes leaf 0 only, and fails the KAT); the rows are timed with the process CPU clock
+// instead, the threads waiting passively (main() sets OMP_WAIT_POLICY).
+std::string tree_thread_note() {
     using MaxThreadsFn = int (*)();
     auto max_threads = reinterpret_cast<MaxThreadsFn>(dlsym(RTLD_DEFAULT, "omp_get_num_procs"));
-    std::string note = "libb2 blake2bp: its 4 leaves run in an OpenMP team of 4 threads (on ";
+    std::string note =
+        "libb2 blake2bp and blake2sp: their 4 and 8 leaves run in an OpenMP team of 4 and 8 "
+        "threads (on ";
     note += max_threads != nullptr ? std::to_string(max_threads()) : std::string("?");
     note +=
-        " CPUs here), each through libb2's dispatched blake2b_update; its rows are timed with "
-        "the process CPU clock, the CPU time of all threads, not the elapsed time; "
+        " CPUs here), each through libb2's dispatched blake2b_update / blake2s_update; their rows "
+        "are timed with the process CPU clock, the CPU time of all threads, not the elapsed time; "
         "OMP_WAIT_POLICY=";
     const char* wait_policy = std::getenv("OMP_WAIT_POLICY");
     note += wait_policy != nullptr ? wait_policy : "unset (libgomp spins while waiting)";
     return note;
 }
 
-void add_libb2_rows(std::span<const uint8_t> key, ImplementationList& rows,
-                    Environment& environment) {
-    std::string kernel = observe_libb2_choice();
+// libb2's serial function `name` and its tree mode, unkeyed and keyed; the serial function's
+// dispatch is observed first, before any other call can have set it.
+void add_libb2_family(const char* name, Libb2Function serial, Algorithm serial_algorithm,
+                      const char* tree_name, Libb2Function tree, std::span<const uint8_t> key,
+                      ImplementationList& rows, Environment& environment) {
+    std::string kernel = observe_libb2_choice(serial, std::string(name) + "_");
     const bool observed = !kernel.empty();
     if (!observed) {
         kernel = libb2_kernel_by_its_rule();
     }
-    environment.lines.push_back(std::string("libb2 ") + B2_BENCH_LIBB2_VERSION +
-                                ", blake2b dispatches to blake2b_" + kernel +
+    environment.lines.push_back(std::string("libb2 ") + B2_BENCH_LIBB2_VERSION + ", " + name +
+                                " dispatches to " + name + "_" + kernel +
                                 (observed ? " (observed: libb2's dispatch pointer after its first "
                                             "call)"
                                           : ""));
-    rows.push_back(std::make_unique<Libb2Blake2b>(std::span<const uint8_t>{}, kernel));
-    rows.push_back(std::make_unique<Libb2Blake2b>(key, kernel));
-    environment.lines.push_back(blake2bp_thread_note());
+    const Algorithm tree_algorithm =
+        serial_algorithm == Algorithm::blake2b ? Algorithm::blake2bp : Algorithm::blake2sp;
     const std::string leaf_kernel = kernel + ", leaf by leaf";
-    rows.push_back(std::make_unique<Libb2Blake2bp>(std::span<const uint8_t>{}, leaf_kernel));
-    rows.push_back(std::make_unique<Libb2Blake2bp>(key, leaf_kernel));
+    rows.push_back(std::make_unique<Libb2Row>(name, serial, serial_algorithm,
+                                              std::span<const uint8_t>{}, kernel));
+    rows.push_back(std::make_unique<Libb2Row>(name, serial, serial_algorithm, key, kernel));
+    rows.push_back(std::make_unique<Libb2Row>(tree_name, tree, tree_algorithm,
+                                              std::span<const uint8_t>{}, leaf_kernel));
+    rows.push_back(std::make_unique<Libb2Row>(tree_name, tree, tree_algorithm, key, leaf_kernel));
+}
+
+void add_libb2_rows(std::span<const uint8_t> key, ImplementationList& rows,
+                    Environment& environment) {
+    add_libb2_family("blake2b", blake2b, Algorithm::blake2b, "blake2bp", blake2bp, key, rows,
+                     environment);
+    add_libb2_family("blake2s", blake2s, Algorithm::blake2s, "blake2sp", blake2sp, key, rows,
+                     environment);
+    environment.lines.push_back(tree_thread_note());
 }
 
 #endif  // B2_BENCH_HAVE_LIBB2

@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "implementations.hpp"
 
@@ -26,9 +27,40 @@ struct AlgorithmNames {
 };
 
 AlgorithmNames names_of(Algorithm algorithm) noexcept {
-    return algorithm == Algorithm::blake2bp ? AlgorithmNames{"BLAKE2BP-512", "BLAKE2BPMAC"}
-                                            : AlgorithmNames{"BLAKE2B-512", "BLAKE2BMAC"};
+    switch (algorithm) {
+        case Algorithm::blake2b:
+            break;
+        case Algorithm::blake2bp:
+            return {"BLAKE2BP-512", "BLAKE2BPMAC"};
+        case Algorithm::blake2s:
+            return {"BLAKE2S-256", "BLAKE2SMAC"};
+        case Algorithm::blake2sp:
+            return {"BLAKE2SP-256", "BLAKE2SPMAC"};
+    }
+    return {"BLAKE2B-512", "BLAKE2BMAC"};
 }
+
+// The name of an algorithm's part in the provider's buildinfo string ("...; kernel avx2 (...);
+// blake2bp ... (...); blake2s ... (...); blake2sp ... (...)").
+const char* buildinfo_name_of(Algorithm algorithm) noexcept {
+    switch (algorithm) {
+        case Algorithm::blake2b:
+            break;
+        case Algorithm::blake2bp:
+            return "blake2bp";
+        case Algorithm::blake2s:
+            return "blake2s";
+        case Algorithm::blake2sp:
+            return "blake2sp";
+    }
+    return "kernel";
+}
+
+Algorithm tree_form(Algorithm serial) noexcept {
+    return serial == Algorithm::blake2s ? Algorithm::blake2sp : Algorithm::blake2bp;
+}
+
+constexpr Algorithm kSerialAlgorithms[] = {Algorithm::blake2b, Algorithm::blake2s};
 
 constexpr const char* kOurPropq = "provider=blake2simd";
 constexpr const char* kDefaultPropq = "provider=default";
@@ -163,7 +195,7 @@ class EvpDigest final : public Implementation {
         if (EVP_DigestUpdate(ctx_, message.data(), message.size()) != 1) {
             fail_openssl("EVP_DigestUpdate");
         }
-        if (EVP_DigestFinal_ex(ctx_, out, &written) != 1 || written != kDigestSize) {
+        if (EVP_DigestFinal_ex(ctx_, out, &written) != 1 || written != digest_size()) {
             fail_openssl("EVP_DigestFinal_ex");
         }
     }
@@ -223,7 +255,7 @@ class EvpMac final : public Implementation {
             fail_openssl("EVP_MAC_update");
         }
         size_t written = 0;
-        if (EVP_MAC_final(ctx_, out, &written, kDigestSize) != 1 || written != kDigestSize) {
+        if (EVP_MAC_final(ctx_, out, &written, digest_size()) != 1 || written != digest_size()) {
             fail_openssl("EVP_MAC_final");
         }
     }
@@ -264,55 +296,93 @@ void add_default_provider_rows(const OpenSslOptions& options, ImplementationList
     }
     environment.lines.push_back("OpenSSL: " + std::string(OpenSSL_version(OPENSSL_VERSION)) +
                                 " (default provider " + provider->param("version") + ")");
-    auto digest = EvpDigest::create("OpenSSL default BLAKE2B-512", provider, kDefaultPropq, error);
-    auto mac_new = EvpMac::create("OpenSSL default BLAKE2BMAC", provider, kDefaultPropq,
-                                  Operation::keyed_new_key, options.key, error);
-    auto mac_same = EvpMac::create("OpenSSL default BLAKE2BMAC", provider, kDefaultPropq,
-                                   Operation::keyed_same_key, options.key, error);
-    if (!digest || !mac_new || !mac_same) {
-        fail("OpenSSL's default provider lacks BLAKE2B-512 or BLAKE2BMAC: " + error);
+    for (Algorithm algorithm : kSerialAlgorithms) {
+        const AlgorithmNames names = names_of(algorithm);
+        const std::string mac_label = std::string("OpenSSL default ") + names.mac;
+        auto digest = EvpDigest::create(std::string("OpenSSL default ") + names.digest, provider,
+                                        kDefaultPropq, error, algorithm);
+        auto mac_new = EvpMac::create(mac_label, provider, kDefaultPropq, Operation::keyed_new_key,
+                                      options.key, error, algorithm);
+        auto mac_same = EvpMac::create(mac_label, provider, kDefaultPropq,
+                                       Operation::keyed_same_key, options.key, error, algorithm);
+        if (!digest || !mac_new || !mac_same) {
+            fail(std::string("OpenSSL's default provider lacks ") + names.digest + " or " +
+                 names.mac + ": " + error);
+        }
+        digest->mark_openssl_default();
+        mac_new->mark_openssl_default();
+        mac_same->mark_openssl_default();
+        rows.push_back(std::move(digest));
+        rows.push_back(std::move(mac_new));
+        rows.push_back(std::move(mac_same));
     }
-    digest->mark_openssl_default();
-    mac_new->mark_openssl_default();
-    mac_same->mark_openssl_default();
+}
+
+// One algorithm's part of a buildinfo string: which kernel serves it, and why.
+std::string buildinfo_part_of(const std::string& buildinfo, Algorithm algorithm) {
+    const std::string marker = std::string("; ") + buildinfo_name_of(algorithm) + " ";
+    const size_t at = buildinfo.find(marker);
+    if (at == std::string::npos) {
+        return "(not in buildinfo)";
+    }
+    const size_t from = at + marker.size();
+    const size_t next = buildinfo.find("; blake2", from);
+    return buildinfo.substr(from, next == std::string::npos ? next : next - from);
+}
+
+// This provider's automatic rows of one algorithm: the digest and both forms of the MAC. Returns
+// false, adding none, when one of them cannot be fetched (noted).
+bool add_automatic_rows(const OpenSslOptions& options, const SharedProvider& provider,
+                        Algorithm algorithm, ImplementationList& rows, Environment& environment) {
+    std::string error;
+    const AlgorithmNames names = names_of(algorithm);
+    const std::string mac_label = std::string("blake2simd ") + names.mac + ", auto";
+    auto digest = EvpDigest::create(std::string("blake2simd ") + names.digest + ", auto", provider,
+                                    kOurPropq, error, algorithm);
+    auto mac_new = EvpMac::create(mac_label, provider, kOurPropq, Operation::keyed_new_key,
+                                  options.key, error, algorithm);
+    auto mac_same = EvpMac::create(mac_label, provider, kOurPropq, Operation::keyed_same_key,
+                                   options.key, error, algorithm);
+    if (!digest || !mac_new || !mac_same) {
+        environment.lines.push_back(std::string("blake2simd loaded but ") + names.digest + " or " +
+                                    names.mac + " cannot be fetched: " + error +
+                                    " (their rows are missing)");
+        return false;
+    }
     rows.push_back(std::move(digest));
     rows.push_back(std::move(mac_new));
     rows.push_back(std::move(mac_same));
+    return true;
 }
 
-// The "blake2bp ..." part of a buildinfo string: which 4-lane form serves, and why.
-std::string blake2bp_part_of(const std::string& buildinfo) {
-    const std::string marker = "; blake2bp ";
-    const size_t at = buildinfo.find(marker);
-    return at == std::string::npos ? std::string("(not in buildinfo)")
-                                   : buildinfo.substr(at + marker.size());
-}
-
-// A forced kernel keeps its instruction set for BLAKE2bp; a row whose reported 4-lane kernel is
-// another one would repeat that kernel's row, so it is dropped like a single-lane fallback.
-void add_forced_blake2bp_row(const char* requested, const SharedProvider& provider,
-                             ImplementationList& rows, Environment& environment) {
+// A forced kernel's digest row of one algorithm, kept only if the provider reports that very
+// kernel for it: a fallback would only repeat the row of the kernel that served it. Returns
+// whether the row was kept.
+bool add_forced_row(const char* requested, const SharedProvider& provider, Algorithm algorithm,
+                    ImplementationList& rows, Environment& environment) {
+    const char* name = names_of(algorithm).digest;
+    const std::string about = std::string("kernel ") + requested + ": " + name;
     std::string error;
-    auto digest = EvpDigest::create(std::string("blake2simd BLAKE2BP-512, forced ") + requested,
-                                    provider, kOurPropq, error, Algorithm::blake2bp);
+    auto digest = EvpDigest::create(std::string("blake2simd ") + name + ", forced " + requested,
+                                    provider, kOurPropq, error, algorithm);
     if (digest == nullptr) {
-        environment.lines.push_back(std::string("kernel ") + requested +
-                                    ": BLAKE2BP-512 fetch failed: " + error);
-        return;
+        environment.lines.push_back(about + " fetch failed: " + error);
+        return false;
     }
-    environment.lines.push_back(std::string("kernel ") + requested + " forced, blake2bp: " +
-                                blake2bp_part_of(provider->param("buildinfo")));
     if (digest->kernel() != requested) {
-        environment.lines.push_back(std::string("kernel ") + requested +
-                                    ": BLAKE2bp reports 4-lane kernel " + digest->kernel() +
-                                    "; row dropped");
-        return;
+        const char* why = algorithm == Algorithm::blake2b
+                              ? " (not compiled in or not runnable here); rows dropped"
+                              : "; row dropped";
+        environment.lines.push_back(about + " reports kernel " + digest->kernel() + why);
+        return false;
     }
     rows.push_back(std::move(digest));
+    return true;
 }
 
-void add_forced_kernel_rows(const OpenSslOptions& options, ImplementationList& rows,
-                            Environment& environment) {
+// Every kernel the provider accepts by name, for each served algorithm that has a form of it.
+void add_forced_kernel_rows(const OpenSslOptions& options, const std::vector<Algorithm>& served,
+                            ImplementationList& rows, Environment& environment) {
     for (const char* requested : kKernelNames) {
         std::string error;
         SharedProvider provider = load_provider("blake2simd", options.module_dir, requested, error);
@@ -321,22 +391,20 @@ void add_forced_kernel_rows(const OpenSslOptions& options, ImplementationList& r
                                         ": provider failed to load: " + error);
             continue;
         }
-        auto digest = EvpDigest::create(std::string("blake2simd BLAKE2B-512, forced ") + requested,
-                                        provider, kOurPropq, error);
-        if (digest == nullptr) {
-            environment.lines.push_back(std::string("kernel ") + requested +
-                                        ": digest fetch failed: " + error);
+        // A request BLAKE2b cannot honour is a kernel this build or CPU lacks altogether.
+        if (!add_forced_row(requested, provider, Algorithm::blake2b, rows, environment)) {
             continue;
         }
-        if (digest->kernel() != requested) {
-            // A fallback would only repeat the row of the kernel that served it.
-            environment.lines.push_back(std::string("kernel ") + requested +
-                                        ": request fell back to " + digest->kernel() +
-                                        " (not compiled in or not runnable here); rows dropped");
-            continue;
+        const std::string buildinfo = provider->param("buildinfo");
+        for (Algorithm algorithm : served) {
+            if (algorithm == Algorithm::blake2b) {
+                continue;
+            }
+            environment.lines.push_back(std::string("kernel ") + requested + " forced, " +
+                                        buildinfo_name_of(algorithm) + ": " +
+                                        buildinfo_part_of(buildinfo, algorithm));
+            add_forced_row(requested, provider, algorithm, rows, environment);
         }
-        rows.push_back(std::move(digest));
-        add_forced_blake2bp_row(requested, provider, rows, environment);
     }
 }
 
@@ -363,30 +431,19 @@ void add_openssl_implementations(const OpenSslOptions& options, ImplementationLi
                                 automatic->param("kernel"));
     environment.lines.push_back("blake2simd buildinfo: " + automatic->param("buildinfo"));
 
-    auto digest = EvpDigest::create("blake2simd BLAKE2B-512, auto", automatic, kOurPropq, error);
-    auto mac_new = EvpMac::create("blake2simd BLAKE2BMAC, auto", automatic, kOurPropq,
-                                  Operation::keyed_new_key, options.key, error);
-    auto mac_same = EvpMac::create("blake2simd BLAKE2BMAC, auto", automatic, kOurPropq,
-                                   Operation::keyed_same_key, options.key, error);
-    auto bp_digest = EvpDigest::create("blake2simd BLAKE2BP-512, auto", automatic, kOurPropq, error,
-                                       Algorithm::blake2bp);
-    auto bp_mac_new =
-        EvpMac::create("blake2simd BLAKE2BPMAC, auto", automatic, kOurPropq,
-                       Operation::keyed_new_key, options.key, error, Algorithm::blake2bp);
-    auto bp_mac_same =
-        EvpMac::create("blake2simd BLAKE2BPMAC, auto", automatic, kOurPropq,
-                       Operation::keyed_same_key, options.key, error, Algorithm::blake2bp);
-    if (!digest || !mac_new || !mac_same || !bp_digest || !bp_mac_new || !bp_mac_same) {
-        environment.lines.push_back("blake2simd loaded but a fetch failed: " + error);
+    // The algorithms this build serves; forced rows only for those.
+    std::vector<Algorithm> served;
+    for (Algorithm serial : kSerialAlgorithms) {
+        for (Algorithm algorithm : {serial, tree_form(serial)}) {
+            if (add_automatic_rows(options, automatic, algorithm, rows, environment)) {
+                served.push_back(algorithm);
+            }
+        }
+    }
+    if (served.empty() || served.front() != Algorithm::blake2b) {
         return;
     }
-    rows.push_back(std::move(digest));
-    rows.push_back(std::move(mac_new));
-    rows.push_back(std::move(mac_same));
-    rows.push_back(std::move(bp_digest));
-    rows.push_back(std::move(bp_mac_new));
-    rows.push_back(std::move(bp_mac_same));
-    add_forced_kernel_rows(options, rows, environment);
+    add_forced_kernel_rows(options, served, rows, environment);
 }
 
 }  // namespace blake2simd::bench

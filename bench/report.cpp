@@ -29,7 +29,9 @@ std::string csv_quote(const std::string& text) {
 
 using CellFormatter = std::function<std::string(const RowResult&, size_t size_index)>;
 
-std::string table(const Report& report, const std::string& title, const CellFormatter& cell) {
+// One table per family (BLAKE2b with BLAKE2bp, BLAKE2s with BLAKE2sp), each with its own baseline.
+std::string table(const Report& report, Algorithm family, const std::string& title,
+                  const CellFormatter& cell) {
     std::ostringstream out;
     out << title << "\n\n| implementation | operation | kernel |";
     for (size_t size : report.sizes) {
@@ -41,6 +43,9 @@ std::string table(const Report& report, const std::string& title, const CellForm
     }
     out << '\n';
     for (const RowResult& row : report.rows) {
+        if (serial_form(row.algorithm) != family) {
+            continue;
+        }
         out << "| " << row.label << " | " << operation_name(row.operation) << " | " << row.kernel
             << " |";
         for (size_t i = 0; i < report.sizes.size(); ++i) {
@@ -63,7 +68,8 @@ double cycles_per_byte(const Report& report, size_t size, double ns_per_call) no
 
 double ratio_to_default(const Report& report, const RowResult& row, size_t size_index) noexcept {
     for (const RowResult& baseline : report.rows) {
-        if (baseline.is_openssl_default && baseline.operation == row.operation) {
+        if (baseline.is_openssl_default && baseline.operation == row.operation &&
+            baseline.algorithm == serial_form(row.algorithm)) {
             const double own = row.per_size[size_index].median_ns_per_call;
             return own > 0.0 ? baseline.per_size[size_index].median_ns_per_call / own : 0.0;
         }
@@ -81,33 +87,67 @@ std::string size_label(size_t size) {
     return std::to_string(size) + " B";
 }
 
-std::string markdown_tables(const Report& report) {
+namespace {
+
+bool has_rows_of(const Report& report, Algorithm family) {
+    for (const RowResult& row : report.rows) {
+        if (serial_form(row.algorithm) == family) {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string family_tables(const Report& report, Algorithm family) {
+    const std::string serial = algorithm_name(family);
+    const std::string tree =
+        algorithm_name(family == Algorithm::blake2b ? Algorithm::blake2bp : Algorithm::blake2sp);
+    const std::string heading = serial + " and " + tree + ": ";
     std::string text = table(
-        report,
-        "Throughput in MB/s (10^6 bytes/s), median of " + std::to_string(report.repetitions) +
+        report, family,
+        heading + "throughput in MB/s (10^6 bytes/s), median of " +
+            std::to_string(report.repetitions) +
             " repetitions; in brackets the speed relative to OpenSSL's default provider doing the "
-            "same operation with BLAKE2b-512 (it has no BLAKE2bp) at the same size in the same run "
-            "(2.00x = twice as fast):",
+            "same operation with " +
+            serial + " (it has no " + tree.substr(0, tree.find('-')) +
+            ") at the same size in the same run (2.00x = twice as fast):",
         [&report](const RowResult& row, size_t i) {
             const double ns = row.per_size[i].median_ns_per_call;
             return format("%.0f", megabytes_per_second(report.sizes[i], ns)) +
                    format(" (%.2fx)", ratio_to_default(report, row, i));
         });
     text += '\n';
-    text += table(report, "Nanoseconds per call (one whole message: init, update, final):",
+    text += table(report, family,
+                  heading + "nanoseconds per call (one whole message: init, update, final):",
                   [](const RowResult& row, size_t i) {
                       return format("%.0f", row.per_size[i].median_ns_per_call);
                   });
     if (report.clock_ghz > 0.0) {
         text += '\n';
         text +=
-            table(report,
-                  "Estimated cycles per byte (ns per byte x " + format("%.2f", report.clock_ghz) +
+            table(report, family,
+                  heading + "estimated cycles per byte (ns per byte x " +
+                      format("%.2f", report.clock_ghz) +
                       " GHz, the clock estimated from a dependent add chain):",
                   [&report](const RowResult& row, size_t i) {
                       return format("%.2f", cycles_per_byte(report, report.sizes[i],
                                                             row.per_size[i].median_ns_per_call));
                   });
+    }
+    return text;
+}
+
+}  // namespace
+
+std::string markdown_tables(const Report& report) {
+    std::string text;
+    for (Algorithm family : {Algorithm::blake2b, Algorithm::blake2s}) {
+        if (has_rows_of(report, family)) {
+            if (!text.empty()) {
+                text += '\n';
+            }
+            text += family_tables(report, family);
+        }
     }
     return text;
 }

@@ -39,8 +39,9 @@ struct Report {
 // Bytes per microsecond, i.e. 10^6 bytes per second.
 double megabytes_per_second(size_t size, double ns_per_call) noexcept;
 double cycles_per_byte(const Report& report, size_t size, double ns_per_call) noexcept;
-// OpenSSL default provider's time for the same operation and size divided by this row's time
-// (above 1: faster than the default provider); 0 when there is no such baseline.
+// OpenSSL default provider's time for the same operation, size and serial algorithm (BLAKE2b for
+// BLAKE2bp, BLAKE2s for BLAKE2sp) divided by this row's time (above 1: faster than the default
+// provider); 0 when there is no such baseline.
 double ratio_to_default(const Report& report, const RowResult& row, size_t size_index) noexcept;
 
 std::string size_label(size_t size);
