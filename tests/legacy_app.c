@@ -10,6 +10,8 @@
 //                   legacy EVP_blake2b512() (on 3.0 EVP_MD_get0_provider() answers NULL there).
 //   fetch_provider <name>  who answers EVP_MD_fetch(NULL, "BLAKE2B-512", NULL): the same implicit
 //                   fetch OpenSSL's HMAC, HKDF and PBKDF2 make for their inner digest.
+//   blake2s_init_ex, blake2s_kernel, blake2s_fetch_provider: the same three for BLAKE2s
+//                   (EVP_blake2s256(), "BLAKE2S-256").
 // Exit status: 0 success, 1 usage or I/O error, 2 an OpenSSL call failed.
 #include <openssl/core_names.h>
 #include <openssl/err.h>
@@ -62,11 +64,12 @@ static int fail(const char* what) {
     return 2;
 }
 
-static int digest_with_legacy_md(const unsigned char* data, size_t length) {
+static int digest_with_legacy_md(const EVP_MD* legacy_md, const char* prefix,
+                                 const unsigned char* data, size_t length) {
     EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-    if (ctx == NULL || !EVP_DigestInit_ex(ctx, EVP_blake2b512(), NULL)) {
+    if (ctx == NULL || !EVP_DigestInit_ex(ctx, legacy_md, NULL)) {
         EVP_MD_CTX_free(ctx);
-        return fail("EVP_DigestInit_ex(EVP_blake2b512())");
+        return fail("EVP_DigestInit_ex(legacy EVP_MD)");
     }
     char kernel[64] = "";
     OSSL_PARAM query[] = {OSSL_PARAM_construct_utf8_string("kernel", kernel, sizeof(kernel)),
@@ -84,8 +87,10 @@ static int digest_with_legacy_md(const unsigned char* data, size_t length) {
     if (!ok) {
         return fail("EVP_DigestUpdate/EVP_DigestFinal_ex");
     }
-    print_hex("init_ex", out, out_length);
-    printf("kernel %s\n", kernel[0] != '\0' ? kernel : "(none)");
+    char label[64];
+    snprintf(label, sizeof(label), "%sinit_ex", prefix);
+    print_hex(label, out, out_length);
+    printf("%skernel %s\n", prefix, kernel[0] != '\0' ? kernel : "(none)");
     return 0;
 }
 
@@ -99,12 +104,12 @@ static int digest_with_quick_api(const unsigned char* data, size_t length) {
     return 0;
 }
 
-static int report_implicit_fetch(void) {
-    EVP_MD* md = EVP_MD_fetch(NULL, "BLAKE2B-512", NULL);
+static int report_implicit_fetch(const char* name, const char* prefix) {
+    EVP_MD* md = EVP_MD_fetch(NULL, name, NULL);
     if (md == NULL) {
-        return fail("EVP_MD_fetch(\"BLAKE2B-512\")");
+        return fail("EVP_MD_fetch");
     }
-    printf("fetch_provider %s\n", OSSL_PROVIDER_get0_name(EVP_MD_get0_provider(md)));
+    printf("%sfetch_provider %s\n", prefix, OSSL_PROVIDER_get0_name(EVP_MD_get0_provider(md)));
     EVP_MD_free(md);
     return 0;
 }
@@ -120,12 +125,18 @@ int main(int argc, char** argv) {
         fprintf(stderr, "legacy_app: cannot read %s\n", argv[1]);
         return 1;
     }
-    int status = digest_with_legacy_md(data, length);
+    int status = digest_with_legacy_md(EVP_blake2b512(), "", data, length);
     if (status == 0) {
         status = digest_with_quick_api(data, length);
     }
     if (status == 0) {
-        status = report_implicit_fetch();
+        status = report_implicit_fetch("BLAKE2B-512", "");
+    }
+    if (status == 0) {
+        status = digest_with_legacy_md(EVP_blake2s256(), "blake2s_", data, length);
+    }
+    if (status == 0) {
+        status = report_implicit_fetch("BLAKE2S-256", "blake2s_");
     }
     free(data);
     return status;

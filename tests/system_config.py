@@ -58,20 +58,49 @@ class Machine:
         return self.real.read_bytes()
 
 
+# What `status` must say serves each algorithm (OpenSSL's default provider has no tree modes).
+DEFAULT_SERVES = {"BLAKE2B-512": "default", "BLAKE2BMAC": "default",
+                  "BLAKE2BP-512": "nobody", "BLAKE2BPMAC": "nobody",
+                  "BLAKE2S-256": "default", "BLAKE2SMAC": "default",
+                  "BLAKE2SP-256": "nobody", "BLAKE2SPMAC": "nobody"}
+DIGESTS = ("BLAKE2B-512", "BLAKE2BP-512", "BLAKE2S-256", "BLAKE2SP-256")
+
+
+def status_lines(stdout):
+    """{algorithm: (server, kernel or None)} from `status` lines "NAME: served by X[, kernel K]"."""
+    found = {}
+    for line in stdout.splitlines():
+        name, _, rest = line.partition(":")
+        if name in DEFAULT_SERVES and rest.strip().startswith("served by "):
+            served, _, kernel = rest.strip()[len("served by "):].partition(", kernel ")
+            found[name] = (served.split()[0], kernel or None)
+    return found
+
+
 def check_served(c, m, label, by_blake2simd):
-    expected = hashlib.blake2b(m.data.read_bytes()).hexdigest()
     app = m.legacy_app()
-    c.equal(app.get("init_ex"), expected, f"[{label}] EVP_blake2b512() gives the right digest")
     server = "blake2simd" if by_blake2simd else "default"
-    c.equal(app.get("fetch_provider"), server, f"[{label}] plain EVP_MD_fetch served by {server}")
-    has_kernel = app.get("kernel", "(none)") != "(none)"
-    c.check(has_kernel == by_blake2simd,
-            f"[{label}] context 'kernel' param {'present' if by_blake2simd else 'absent'}",
-            repr(app))
+    for prefix, hash_function in (("", hashlib.blake2b), ("blake2s_", hashlib.blake2s)):
+        name = "BLAKE2b" if prefix == "" else "BLAKE2s"
+        c.equal(app.get(f"{prefix}init_ex"), hash_function(m.data.read_bytes()).hexdigest(),
+                f"[{label}] legacy {name} EVP_MD gives the right digest")
+        c.equal(app.get(f"{prefix}fetch_provider"), server,
+                f"[{label}] plain EVP_MD_fetch of {name} served by {server}")
+        has_kernel = app.get(f"{prefix}kernel", "(none)") != "(none)"
+        c.check(has_kernel == by_blake2simd,
+                f"[{label}] {name} context 'kernel' param "
+                f"{'present' if by_blake2simd else 'absent'}", repr(app))
     status = m.tool("status")
     c.equal(status.returncode, 0 if by_blake2simd else 1, f"[{label}] status exit code")
-    c.equal(status.stdout.count(f"served by {server}"), 2,
-            f"[{label}] status names {server} for BLAKE2B-512 and BLAKE2BMAC")
+    said = status_lines(status.stdout)
+    expected = {name: "blake2simd" if by_blake2simd else default
+                for name, default in DEFAULT_SERVES.items()}
+    c.equal({name: said.get(name, ("(no line)",))[0] for name in DEFAULT_SERVES}, expected,
+            f"[{label}] status names the server of each of the 8 algorithms")
+    kernels = {name: said.get(name, (None, None))[1] for name in DIGESTS}
+    c.check(all(kernels.values()) == by_blake2simd and (by_blake2simd or not any(kernels.values())),
+            f"[{label}] status names a kernel for each digest only when blake2simd serves",
+            repr(kernels))
 
 
 def check_everything_else_works(c, m, label, legacy):

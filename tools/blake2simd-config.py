@@ -9,8 +9,8 @@
 enable   appends one marked block to openssl.cnf: blake2simd active next to every provider that is
          active now, and ?provider=blake2simd as the preferred implementation of a plain fetch
 disable  removes exactly that block again
-status   says whether it is enabled and which provider serves a plain BLAKE2B-512 / BLAKE2BMAC
-         fetch; exit status 0 only when blake2simd serves both
+status   says whether it is enabled and which provider (and kernel) serves a plain fetch of each
+         BLAKE2 algorithm; exit status 0 only when blake2simd serves all of them
 
 The block defines its provider section inline with the module's absolute path and includes no
 other file: if the module is removed, OpenSSL skips the provider and the default one answers.
@@ -37,6 +37,14 @@ PREFERENCE = "?provider=blake2simd"
 PROVIDER = "blake2simd"
 BACKUP_SUFFIX = ".blake2simd-config.bak"
 TRUE_VALUES = ("1", "yes", "true", "on")
+# (digest, MAC) of each BLAKE2 form blake2simd serves; OpenSSL's default provider has the first
+# two pairs, the tree modes are blake2simd's alone.
+ALGORITHM_PAIRS = (("BLAKE2B-512", "BLAKE2BMAC"), ("BLAKE2BP-512", "BLAKE2BPMAC"),
+                   ("BLAKE2S-256", "BLAKE2SMAC"), ("BLAKE2SP-256", "BLAKE2SPMAC"))
+DIGESTS = tuple(digest for digest, _ in ALGORITHM_PAIRS)
+ALGORITHMS = tuple(name for pair in ALGORITHM_PAIRS for name in pair)
+# What a plain fetch must find blake2simd serving before `enable` writes anything.
+DROP_IN = ("BLAKE2B-512", "BLAKE2BMAC", "BLAKE2S-256", "BLAKE2SMAC")
 
 
 class Refusal(Exception):
@@ -301,22 +309,28 @@ def probe(libcrypto_path):
     def provider_name(provider):
         return lib.OSSL_PROVIDER_get0_name(provider).decode() if provider else None
 
-    md = lib.EVP_MD_fetch(None, b"BLAKE2B-512", None)
-    report["BLAKE2B-512"] = provider_name(lib.EVP_MD_get0_provider(md)) if md else None
-    if md:
+    report["kernels"] = {}
+    for digest in DIGESTS:
+        md = lib.EVP_MD_fetch(None, digest.encode(), None)
+        report[digest] = provider_name(lib.EVP_MD_get0_provider(md)) if md else None
+        if not md:
+            continue
+        # Only blake2simd's contexts have the param: it names the kernel serving this digest.
         ctx = lib.EVP_MD_CTX_new()
         params, kernel = utf8_ptr_query("kernel")
         if lib.EVP_DigestInit_ex2(ctx, md, None) == 1 and lib.EVP_MD_CTX_get_params(ctx, params):
-            report["kernel"] = kernel.value.decode() if kernel.value else None
+            report["kernels"][digest] = kernel.value.decode() if kernel.value else None
         provider = lib.EVP_MD_get0_provider(md)
         params, buildinfo = utf8_ptr_query("buildinfo")
-        if report["BLAKE2B-512"] == PROVIDER and lib.OSSL_PROVIDER_get_params(provider, params):
+        if (report[digest] == PROVIDER and "buildinfo" not in report
+                and lib.OSSL_PROVIDER_get_params(provider, params)):
             report["buildinfo"] = buildinfo.value.decode() if buildinfo.value else None
         lib.EVP_MD_CTX_free(ctx)
         lib.EVP_MD_free(md)
-    mac = lib.EVP_MAC_fetch(None, b"BLAKE2BMAC", None)
-    report["BLAKE2BMAC"] = provider_name(lib.EVP_MAC_get0_provider(mac)) if mac else None
-    lib.EVP_MAC_free(mac)
+    for _, mac_name in ALGORITHM_PAIRS:
+        mac = lib.EVP_MAC_fetch(None, mac_name.encode(), None)
+        report[mac_name] = provider_name(lib.EVP_MAC_get0_provider(mac)) if mac else None
+        lib.EVP_MAC_free(mac)
     sha = lib.EVP_MD_fetch(None, b"SHA2-256", None)
     report["SHA2-256"] = provider_name(lib.EVP_MD_get0_provider(sha)) if sha else None
     lib.EVP_MD_free(sha)
@@ -464,10 +478,11 @@ def command_enable(args):
             raise Refusal(f"with the change, OpenSSL reports active providers {sorted(after)} "
                           f"(before: {sorted(before)}); nothing written")
         served = ask_libcrypto(libcrypto, scratch)
-        if served["BLAKE2B-512"] != PROVIDER or served["BLAKE2BMAC"] != PROVIDER:
-            raise Refusal(f"with the change, a plain fetch is still served by "
-                          f"{served['BLAKE2B-512'] or 'nobody'} (digest) / "
-                          f"{served['BLAKE2BMAC'] or 'nobody'} (MAC): "
+        others = [f"{name} by {served.get(name) or 'nobody'}" for name in DROP_IN
+                  if served.get(name) != PROVIDER]
+        if others:
+            raise Refusal(f"with the change, a plain fetch is still served elsewhere "
+                          f"({', '.join(others)}): "
                           "probably a mandatory property in default_properties (fips=yes?) "
                           "rules blake2simd out; nothing written")
 
@@ -522,12 +537,14 @@ def command_status(args):
     print(f"module:        {module} ({present})")
     served = ask_libcrypto(args.libcrypto or find_libcrypto(args.openssl), real)
     print(f"libcrypto:     {served['libcrypto']} ({served['version']})")
-    for algorithm in ("BLAKE2B-512", "BLAKE2BMAC"):
-        print(f"{algorithm + ':':<15}served by {served[algorithm] or 'nobody (fetch fails)'}")
-    print(f"kernel:        {served.get('kernel') or '-'}")
+    for algorithm in ALGORITHMS:
+        line = f"served by {served.get(algorithm) or 'nobody (fetch fails)'}"
+        if served["kernels"].get(algorithm):  # a MAC runs on its digest's kernel
+            line += f", kernel {served['kernels'][algorithm]}"
+        print(f"{algorithm + ':':<15}{line}")
     if served.get("buildinfo"):
         print(f"build info:    {served['buildinfo']}")
-    ok = served["BLAKE2B-512"] == PROVIDER and served["BLAKE2BMAC"] == PROVIDER
+    ok = all(served.get(algorithm) == PROVIDER for algorithm in ALGORITHMS)
     if not ok:
         hint = ("run `blake2simd-config enable`" if not block else
                 "the module is missing or failed to load: see blake2simd-config(8)")
@@ -548,7 +565,7 @@ def main(argv=None):
     commands = parser.add_subparsers(dest="command", metavar="{enable,disable,status}")
     for name, text in (("enable", "activate blake2simd and prefer it for plain fetches"),
                        ("disable", "remove exactly what enable added"),
-                       ("status", "show whether blake2simd is enabled and who serves BLAKE2b")):
+                       ("status", "show whether blake2simd is enabled and who serves BLAKE2")):
         command = commands.add_parser(name, help=text, description=text)
         command.add_argument("--config", metavar="FILE",
                              help="openssl.cnf to use (default: OPENSSLDIR/openssl.cnf, from "
