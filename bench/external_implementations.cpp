@@ -123,6 +123,35 @@ std::vector<uintptr_t> snapshot_words(const std::vector<MemoryRange>& ranges) {
     return words;
 }
 
+// libb2 0.98.1's per-ISA entry points (blake2b_<isa>, blake2s_<isa>), in its dispatch order.
+constexpr const char* kEntryPoints[] = {"ref", "sse2", "ssse3", "sse41", "avx", "xop"};
+
+// Whether this CPU runs libb2's entry point for `isa` (libb2 itself asks CPUID the same).
+bool cpu_runs(const std::string& isa) {
+    if (isa == "ref") {
+        return true;
+    }
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (isa == "sse2") {
+        return __builtin_cpu_supports("sse2") != 0;
+    }
+    if (isa == "ssse3") {
+        return __builtin_cpu_supports("ssse3") != 0;
+    }
+    if (isa == "sse41") {
+        return __builtin_cpu_supports("sse4.1") != 0;
+    }
+    if (isa == "avx") {
+        return __builtin_cpu_supports("avx") != 0;
+    }
+    if (isa == "xop") {
+        return __builtin_cpu_supports("xop") != 0;
+    }
+#endif
+    return false;
+}
+
 // Must run before anything else in the process calls `function` (blake2b or blake2s, whose entry
 // points are named `prefix` + ISA). Returns "" if not observed.
 std::string observe_libb2_choice(Libb2Function function, const std::string& prefix) {
@@ -143,7 +172,6 @@ std::string observe_libb2_choice(Libb2Function function, const std::string& pref
     }
     const std::vector<uintptr_t> after = snapshot_words(search.ranges);
 
-    static constexpr const char* kEntryPoints[] = {"ref", "sse2", "ssse3", "sse41", "avx", "xop"};
     std::string observed;
     for (size_t i = 0; i < before.size() && i < after.size(); ++i) {
         if (before[i] == after[i]) {
@@ -199,10 +227,9 @@ std::string libb2_kernel_by_its_rule() {
 // One of libb2's simple-API functions, unkeyed or keyed (the key taken on every call).
 class Libb2Row final : public Implementation {
   public:
-    Libb2Row(const char* name, Libb2Function function, Algorithm algorithm,
+    Libb2Row(const std::string& name, Libb2Function function, Algorithm algorithm,
              std::span<const uint8_t> key, std::string kernel)
-        : Implementation(std::string("libb2 ") + name + (key.empty() ? "" : ", key"),
-                         std::move(kernel),
+        : Implementation("libb2 " + name + (key.empty() ? "" : ", key"), std::move(kernel),
                          key.empty() ? Operation::digest : Operation::keyed_new_key, algorithm),
           name_(name),
           function_(function),
@@ -215,7 +242,7 @@ class Libb2Row final : public Implementation {
     void hash(std::span<const uint8_t> message, uint8_t* out) override {
         if (function_(out, message.data(), key_.empty() ? nullptr : key_.data(), digest_size(),
                       message.size(), key_.size()) != 0) {
-            fail(std::string("libb2 ") + name_ + " failed");
+            fail("libb2 " + name_ + " failed");
         }
     }
 
@@ -225,7 +252,7 @@ class Libb2Row final : public Implementation {
     bool uses_other_threads() const noexcept override { return is_tree_mode(algorithm()); }
 
   private:
-    const char* name_;
+    std::string name_;
     Libb2Function function_;
     std::span<const uint8_t> key_;
 };
@@ -276,12 +303,33 @@ void add_libb2_family(const char* name, Libb2Function serial, Algorithm serial_a
     rows.push_back(std::make_unique<Libb2Row>(tree_name, tree, tree_algorithm, key, leaf_kernel));
 }
 
+// libb2's blake2s through each per-ISA entry point this CPU runs, unkeyed: the kernel-for-kernel
+// counterparts of this provider's forced BLAKE2s rows.
+void add_libb2_blake2s_entry_points(ImplementationList& rows, Environment& environment) {
+    std::string listed;
+    for (const char* isa : kEntryPoints) {
+        const std::string symbol = std::string("blake2s_") + isa;
+        auto function = reinterpret_cast<Libb2Function>(dlsym(RTLD_DEFAULT, symbol.c_str()));
+        if (function == nullptr || !cpu_runs(isa)) {
+            continue;
+        }
+        rows.push_back(std::make_unique<Libb2Row>(symbol, function, Algorithm::blake2s,
+                                                  std::span<const uint8_t>{}, isa));
+        listed += (listed.empty() ? "" : ", ") + symbol;
+    }
+    environment.lines.push_back(
+        "libb2 blake2s per-ISA entry points timed directly (the ones this "
+        "CPU runs): " +
+        (listed.empty() ? std::string("none") : listed));
+}
+
 void add_libb2_rows(std::span<const uint8_t> key, ImplementationList& rows,
                     Environment& environment) {
     add_libb2_family("blake2b", blake2b, Algorithm::blake2b, "blake2bp", blake2bp, key, rows,
                      environment);
     add_libb2_family("blake2s", blake2s, Algorithm::blake2s, "blake2sp", blake2sp, key, rows,
                      environment);
+    add_libb2_blake2s_entry_points(rows, environment);
     environment.lines.push_back(tree_thread_note());
 }
 
