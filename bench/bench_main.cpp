@@ -637,7 +637,7 @@ int run(const Options& options) {
 
 int main(int argc, char** argv) {
 #if B2_BENCH_HAVE_LIBB2
-    // libb2's blake2bp waits for its OpenMP threads; by default libgomp spins while waiting, so
+    // libb2's blake2bp and blake2sp wait for their OpenMP threads; by default libgomp spins, so
     // the CPU time charged to it would grow with the load other processes put on the machine.
     // Passive waiting makes it the work done. libgomp reads the variable when it loads, before
     // main, hence the restart; an explicit setting is respected.
