@@ -97,7 +97,8 @@ class Apps:
         return result.stdout.strip() if result.returncode == 0 else None
 
     def legacy(self, conf, path):
-        """{'init_ex': hex, 'q_digest': hex, 'kernel': .., 'fetch_provider': ..}; {} on error."""
+        """{'init_ex': hex, 'q_digest': hex, 'kernel': .., 'fetch_provider': .., and the same
+        with a blake2s_ prefix}; {} on error."""
         result = run([self.legacy_app, path], conf)
         if result.returncode != 0:
             return {}
@@ -139,6 +140,16 @@ def check_only_blake2simd_can_answer(c, apps, conf, inputs):
         c.equal(legacy.get("q_digest"), expected, f"[no default] legacy_app EVP_Q_digest ({n} B)")
         c.check(legacy.get("kernel", "(none)") != "(none)",
                 f"[no default] legacy_app context reports a blake2simd kernel ({n} B)",
+                f"got {legacy!r}")
+        expected_s = hashlib.blake2s(data).hexdigest()
+        c.equal(apps.dgst(conf, path, "-blake2s256"), expected_s,
+                f"[no default] dgst -blake2s256 ({n} B)")
+        c.equal(apps.hashlib_new(conf, "blake2s256", path), expected_s,
+                f"[no default] {apps.python_app} hashlib.new('blake2s256') ({n} B)")
+        c.equal(legacy.get("blake2s_init_ex"), expected_s,
+                f"[no default] legacy_app EVP_blake2s256() ({n} B)")
+        c.check(legacy.get("blake2s_kernel", "(none)") != "(none)",
+                f"[no default] legacy_app BLAKE2s context reports a blake2simd kernel ({n} B)",
                 f"got {legacy!r}")
 
 
