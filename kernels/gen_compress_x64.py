@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-# Generates kernels/compress_x64.S, the scalar x86-64 BLAKE2b compression kernel.
+# Generates kernels/compress_x64.S, the scalar x86-64 BLAKE2b and BLAKE2s compression kernels.
 # SPDX-License-Identifier: Apache-2.0
-"""Emit a hand-scheduled, fully unrolled scalar BLAKE2b kernel for baseline x86-64.
+"""Emit hand-scheduled, fully unrolled scalar BLAKE2b and BLAKE2s kernels for baseline x86-64.
 
 Why a generator: the speed of this kernel comes from instruction order and register
 assignment, which are tedious and error-prone to maintain by hand.
@@ -20,6 +20,11 @@ assignment, which are tedious and error-prone to maintain by hand.
   relative to %rsp and need no pointer register. The sigma schedule is resolved here: the
   kernel has no tables and no relocations.
 
+BLAKE2s is the same program on 32-bit words (VARIANTS): ten rounds, rotations 16, 12, 8, 7,
+64-byte blocks, a 64-bit counter in two words. One BLAKE2s state gives the 128-bit kernels a
+single chain of 28 cycles per round (a row per register); here the four G's keep four ALUs
+busy instead, which measured faster than SSSE3/AVX even on Zen 3 (1-cycle SIMD latency).
+
 The block loop is inside the kernel. Only baseline x86-64 is used (general-purpose
 registers, plus SSE2 moves for the block copy), so every x86-64 CPU runs it.
 
@@ -30,8 +35,6 @@ Usage: gen_compress_x64.py [--output PATH]   write the kernel (default: next to 
 import argparse
 import pathlib
 import sys
-
-SYMBOL = "blake2simd_compress_x64"
 
 IV = [
     0x6A09E667F3BCC908, 0xBB67AE8584CAA73B, 0x3C6EF372FE94F82B, 0xA54FF53A5F1D36F1,
@@ -50,7 +53,30 @@ SIGMA = [
     [6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5],
     [10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0],
 ]
-ROUNDS = 12
+BLAKE2S_IV = [0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A,
+              0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19]
+
+
+class Variant:
+    """What differs between BLAKE2b and BLAKE2s: word size, rounds, rotations, layout."""
+
+    def __init__(self, symbol, word_bytes, rounds, rotations, iv, label):
+        self.symbol, self.word_bytes, self.rounds = symbol, word_bytes, rounds
+        self.rotations, self.iv, self.label = rotations, iv, label
+        self.block_bytes = 16 * word_bytes
+        # Offsets in the state: h[8], t[2], f[2] words.
+        self.state_h, self.state_t, self.state_f = 0, 8 * word_bytes, 10 * word_bytes
+
+
+VARIANTS = [
+    Variant("blake2simd_compress_x64", 8, 12, (32, 24, 16, 63), IV, "blake2b"),
+    # kernels::blake2s_compress_x64 of kernel_blake2s.hpp, which declares it without an asm
+    # label: its (LP64) mangled name.
+    Variant("_ZN10blake2simd7kernels20blake2s_compress_x64EPNS_12Blake2sStateEPKhmj", 4, 10,
+            (16, 12, 8, 7), BLAKE2S_IV, "blake2s"),
+]
+# The variant being generated (generate() sets it for each function in turn).
+K = VARIANTS[0]
 
 # (a, b, c, d) word indices of the column step and the diagonal step. Word v[i] (i < 4) is
 # the `a` of G number i in both steps, which is what lets the next half-round's message add
@@ -60,10 +86,11 @@ DIAGONAL_GS = [(0, 5, 10, 15), (1, 6, 11, 12), (2, 7, 8, 13), (3, 4, 9, 14)]
 
 # Steps of one G as in-place two-operand instructions, numbered 1..13; number 7 is left free
 # because the message add of the second half moves (see LEAD_STEPS_Y).
+# The rotations are the variant's, by position ("r0".."r3").
 G_STEPS = [
-    (1, "add", "a", "b"), (2, "xor", "d", "a"), (3, "ror", "d", 32), (4, "add", "c", "d"),
-    (5, "xor", "b", "c"), (6, "ror", "b", 24), (8, "add", "a", "b"), (9, "xor", "d", "a"),
-    (10, "ror", "d", 16), (11, "add", "c", "d"), (12, "xor", "b", "c"), (13, "ror", "b", 63),
+    (1, "add", "a", "b"), (2, "xor", "d", "a"), (3, "ror", "d", "r0"), (4, "add", "c", "d"),
+    (5, "xor", "b", "c"), (6, "ror", "b", "r1"), (8, "add", "a", "b"), (9, "xor", "d", "a"),
+    (10, "ror", "d", "r2"), (11, "add", "c", "d"), (12, "xor", "b", "c"), (13, "ror", "b", "r3"),
 ]
 # A message add for `a` is issued this many steps before the step that consumes `a`: the
 # second-half add (`y`) before step 8, the next half-round's add (`x`) before its step 1.
@@ -91,14 +118,17 @@ CALLEE_SAVED = ["rbx", "rbp", "r12", "r13", "r14", "r15"]
 # (the 128 bytes below %rsp that a leaf function may use), so that it and the spill slots
 # are both reachable with one-byte displacements.
 MESSAGE_BASE = -128
+# The 32-bit names of REGISTERS, for BLAKE2s's words.
+REGISTERS_32 = {"rax": "eax", "rbx": "ebx", "rcx": "ecx", "rdx": "edx", "rsi": "esi",
+                "rdi": "edi", "rbp": "ebp", **{f"r{n}": f"r{n}d" for n in range(8, 16)}}
+# Values that are pointers or counts (64 bits) in both variants; every other value is a word.
+POINTER_VALUES = {"state", "blocks", "remaining"}
 SLOTS = {f"v{i}": 8 * i for i in range(16)}
 SLOTS.update({"state": 128, "blocks": 136, "remaining": 144, "increment": 152,
               "v14_init": 160, "v15_init": 168, "t0": 176, "t1": 184})
 FRAME_BYTES = 200  # a multiple of 16 plus 8: the six pushes leave %rsp 8 mod 16
 assert (FRAME_BYTES + 8 * len(CALLEE_SAVED) + 8) % 16 == 0
 assert FRAME_BYTES >= max(SLOTS.values()) + 8
-
-STATE_H, STATE_T, STATE_F = 0, 64, 80
 
 
 # ---------------------------------------------------------------------------------------
@@ -147,7 +177,7 @@ def slot(name):
 
 
 def message_word(index):
-    return Mem("rsp", MESSAGE_BASE + 8 * index)
+    return Mem("rsp", MESSAGE_BASE + K.word_bytes * index)
 
 
 def r(name):
@@ -176,7 +206,10 @@ def g_function_steps(g_words, message_y):
     names = {"a": a, "b": b, "c": c, "d": d}
     steps = []
     for step, mnemonic, dst, src in G_STEPS:
-        source = Imm(src) if isinstance(src, int) else r(names[src])
+        if src.startswith("r"):
+            source = Imm(K.rotations[int(src[1])])
+        else:
+            source = r(names[src])
         steps.append((step, Insn(mnemonic, rw(names[dst]), source)))
     steps.append((8 - LEAD_STEPS_Y, Insn("add", rw(a), message_word(message_y))))
     return steps
@@ -213,48 +246,49 @@ def first_message_x(round_index, diagonal):
 def block_body():
     body = []
     # Copy the block to the red zone; the source may have any alignment.
-    for k in range(8):
+    copies = K.block_bytes // 16
+    for k in range(copies):
         body.append(Insn("movdqu", Xmm(k), Mem("blocks", 16 * k)))
-    for k in range(8):
+    for k in range(copies):
         body.append(Insn("movdqa", Mem("rsp", MESSAGE_BASE + 16 * k), Xmm(k)))
-    body.append(Insn("addq", slot("blocks"), Imm(128), comment="next block"))
-    # 128-bit counter += increment, kept in the state as the contract requires.
+    body.append(Insn("addq", slot("blocks"), Imm(K.block_bytes), comment="next block"))
+    # Double-word counter += increment, kept in the state as the contract requires.
     body += [
-        Insn("mov", w("t0"), Mem("state", STATE_T)),
-        Insn("mov", w("t1"), Mem("state", STATE_T + 8)),
+        Insn("mov", w("t0"), Mem("state", K.state_t)),
+        Insn("mov", w("t1"), Mem("state", K.state_t + K.word_bytes)),
         Insn("add", rw("t0"), slot("increment")),
         Insn("adc", rw("t1"), Imm(0)),
-        Insn("mov", Mem("state", STATE_T), r("t0")),
-        Insn("mov", Mem("state", STATE_T + 8), r("t1")),
+        Insn("mov", Mem("state", K.state_t), r("t0")),
+        Insn("mov", Mem("state", K.state_t + K.word_bytes), r("t1")),
     ]
     # Working vector; the first message adds follow each `a` directly.
     x = first_message_x(0, diagonal=False)
     for i in range(8):
-        body.append(Insn("mov", w(v(i)), Mem("state", STATE_H + 8 * i)))
+        body.append(Insn("mov", w(v(i)), Mem("state", K.state_h + K.word_bytes * i)))
         if i < 4:
             body.append(Insn("add", rw(v(i)), message_word(x[i])))
     for i in range(8, 12):
-        body.append(Insn("movabs", w(v(i)), Imm(IV[i - 8])))
+        body.append(Insn("movabs", w(v(i)), Imm(K.iv[i - 8])))
     body += [
-        Insn("movabs", w(v(12)), Imm(IV[4])),
+        Insn("movabs", w(v(12)), Imm(K.iv[4])),
         Insn("xor", rw(v(12)), r("t0")),
-        Insn("movabs", w(v(13)), Imm(IV[5])),
+        Insn("movabs", w(v(13)), Imm(K.iv[5])),
         Insn("xor", rw(v(13)), r("t1")),
         Insn("mov", w(v(14)), slot("v14_init")),
         Insn("mov", w(v(15)), slot("v15_init")),
     ]
-    for round_index in range(ROUNDS):
+    for round_index in range(K.rounds):
         body.append(f"round {round_index}")
         body += half_round(round_index, False, first_message_x(round_index, True))
-        last = round_index == ROUNDS - 1
+        last = round_index == K.rounds - 1
         next_x = None if last else first_message_x(round_index + 1, False)
         body += half_round(round_index, True, next_x)
     body.append("h ^= v[0..7] ^ v[8..15]")
     for i in range(8):
         body += [
             Insn("xor", rw(v(i)), r(v(i + 8))),
-            Insn("xor", rw(v(i)), Mem("state", STATE_H + 8 * i)),
-            Insn("mov", Mem("state", STATE_H + 8 * i), r(v(i))),
+            Insn("xor", rw(v(i)), Mem("state", K.state_h + K.word_bytes * i)),
+            Insn("mov", Mem("state", K.state_h + K.word_bytes * i), r(v(i))),
         ]
     return body
 
@@ -300,7 +334,8 @@ class Allocator:
         del self.location[name]
         if name in self.dirty:
             self.dirty.discard(name)
-            self.out.append(Emitted(f"movq %{reg}, {format_mem(slot(name), {})}", [reg],
+            self.out.append(Emitted(f"{move_of(name)} %{register_of(name, reg)}, "
+                                    f"{format_mem(slot(name), {})}", [reg],
                                     slots_written=[name], kind="spill"))
 
     def take_register(self, pos, pinned):
@@ -322,7 +357,8 @@ class Allocator:
             self.location[name], self.holder[reg] = reg, name
             if "r" in access:
                 assert name in SLOTS, name
-                self.out.append(Emitted(f"movq {format_mem(slot(name), {})}, %{reg}", [reg],
+                self.out.append(Emitted(f"{move_of(name)} {format_mem(slot(name), {})}, "
+                                        f"%{register_of(name, reg)}", [reg],
                                         slots_read=[name], kind="reload"))
                 self.reloads += 1
 
@@ -389,6 +425,19 @@ def hoist_reloads(out):
 # AT&T syntax output.
 
 
+def is_word(name):
+    return name not in POINTER_VALUES
+
+
+def register_of(name, reg):
+    """The spelling of register `reg` holding value `name`: 32-bit for a BLAKE2s word."""
+    return REGISTERS_32[reg] if K.word_bytes == 4 and is_word(name) else reg
+
+
+def move_of(name):
+    return "movl" if K.word_bytes == 4 and is_word(name) else "movq"
+
+
 def format_mem(mem, location):
     base = "rsp" if mem.base == "rsp" else location[mem.base]
     return f"{mem.disp}(%{base})" if mem.disp else f"(%{base})"
@@ -396,7 +445,7 @@ def format_mem(mem, location):
 
 def format_operand(op, location):
     if isinstance(op, Val):
-        return f"%{location[op.name]}"
+        return f"%{register_of(op.name, location[op.name])}"
     if isinstance(op, Mem):
         return format_mem(op, location)
     if isinstance(op, Imm):
@@ -409,7 +458,11 @@ def format_operand(op, location):
 def format_insn(insn, location):
     mnemonic = insn.mnemonic
     if mnemonic in ("add", "xor", "ror", "adc", "mov", "movabs"):
-        mnemonic += "q"
+        if K.word_bytes == 4:
+            # A 32-bit immediate needs no movabs (which has no 32-bit form).
+            mnemonic = ("mov" if mnemonic == "movabs" else mnemonic) + "l"
+        else:
+            mnemonic += "q"
     operands = ", ".join(format_operand(op, location) for op in reversed(insn.operands))
     comment = f"  /* {insn.comment} */" if insn.comment else ""
     return f"{mnemonic} {operands}{comment}"
@@ -419,8 +472,8 @@ def format_insn(insn, location):
 # The function around the block loop.
 
 
-def prologue():
-    lines = ["_CET_ENDBR", "testq %rdx, %rdx", "jz .Lreturn_without_frame"]
+def prologue(return_label):
+    lines = ["_CET_ENDBR", "testq %rdx, %rdx", f"jz {return_label}"]
     offset = 8
     for reg in CALLEE_SAVED:
         offset += 8
@@ -428,12 +481,14 @@ def prologue():
     lines += [f"subq ${FRAME_BYTES}, %rsp", f".cfi_adjust_cfa_offset {FRAME_BYTES}"]
     for reg, name in (("rdi", "state"), ("rsi", "blocks"), ("rdx", "remaining"),
                       ("rcx", "increment")):
-        lines.append(f"movq %{reg}, {SLOTS[name]}(%rsp)")
+        lines.append(f"{move_of(name)} %{register_of(name, reg)}, {SLOTS[name]}(%rsp)")
     # The flags are the same for every block: fold them into v14/v15 once.
+    suffix, rax = ("l", "eax") if K.word_bytes == 4 else ("q", "rax")
     for word, flag in ((14, 0), (15, 1)):
-        lines += [f"movabsq ${IV[word - 8]:#x}, %rax",
-                  f"xorq {STATE_F + 8 * flag}(%rdi), %rax",
-                  f"movq %rax, {SLOTS[f'v{word}_init']}(%rsp)"]
+        load = "movl" if K.word_bytes == 4 else "movabsq"
+        lines += [f"{load} ${K.iv[word - 8]:#x}, %{rax}",
+                  f"xor{suffix} {K.state_f + K.word_bytes * flag}(%rdi), %{rax}",
+                  f"mov{suffix} %{rax}, {SLOTS[f'v{word}_init']}(%rsp)"]
     return lines
 
 
@@ -445,13 +500,17 @@ def epilogue():
 
 
 HEADER = f"""\
-/* Scalar BLAKE2b compression for baseline x86-64 (System V, ELF). */
+/* Scalar BLAKE2b and BLAKE2s compression for baseline x86-64 (System V, ELF). */
 /* SPDX-License-Identifier: Apache-2.0 */
 /* GENERATED by kernels/gen_compress_x64.py -- edit the generator, not this file. */
 /*
- * void {SYMBOL}(Blake2bState* state, const uint8_t* blocks, size_t block_count,
- *               uint64_t counter_increment);
- * state: h[8] at 0, t[2] at 64, f[2] at 80. Uses only baseline x86-64 (GPRs and SSE2 moves).
+ * void {VARIANTS[0].symbol}(Blake2bState* state, const uint8_t* blocks,
+ *               size_t block_count, uint64_t counter_increment);
+ * state: h[8] at 0, t[2] at 64, f[2] at 80.
+ * void kernels::blake2s_compress_x64(Blake2sState* state, const uint8_t* blocks,
+ *               size_t block_count, uint32_t counter_increment);
+ * state: h[8] at 0, t[2] at 32, f[2] at 40.
+ * Both use only baseline x86-64 (GPRs and SSE2 moves).
  */
 
 #if defined(__x86_64__) && defined(__ELF__)
@@ -483,8 +542,37 @@ FOOTER = """\
 """
 
 
-def generate():
+def generate_function(variant, emit, lines):
+    global K
+    K = variant
     body, reload_count = allocate(block_body())
+    symbol, next_block = variant.symbol, f".Lnext_{variant.label}_block"
+    emit(f".globl {symbol}")
+    emit(f".hidden {symbol}")
+    emit(f".type {symbol}, @function")
+    emit(".p2align 6")
+    lines.append(f"{symbol}:")
+    emit(".cfi_startproc")
+    for text in prologue(f".Lreturn_without_frame_{variant.label}"):
+        emit(text)
+    emit(".p2align 4")
+    lines.append(f"{next_block}:")
+    spills = sum(1 for item in body if item.kind == "spill")
+    emit(f"/* one {variant.label} block: {reload_count} reloads, {spills} spill stores */")
+    for item in body:
+        emit(item.text)
+    emit(f"subq $1, {SLOTS['remaining']}(%rsp)")
+    emit(f"jnz {next_block}")
+    for text in epilogue():
+        emit(text)
+    lines.append(f".Lreturn_without_frame_{variant.label}:")
+    emit("ret")
+    emit(".cfi_endproc")
+    emit(f".size {symbol}, .-{symbol}")
+    lines.append("")
+
+
+def generate():
     lines = [HEADER]
     indent = " " * 8
 
@@ -492,29 +580,8 @@ def generate():
         lines.append(text if text.endswith(":") or text.startswith("/*") else indent + text)
 
     emit(".text")
-    emit(f".globl {SYMBOL}")
-    emit(f".hidden {SYMBOL}")
-    emit(f".type {SYMBOL}, @function")
-    emit(".p2align 6")
-    lines.append(f"{SYMBOL}:")
-    emit(".cfi_startproc")
-    for text in prologue():
-        emit(text)
-    emit(".p2align 4")
-    lines.append(".Lnext_block:")
-    spills = sum(1 for item in body if item.kind == "spill")
-    emit(f"/* one block: {reload_count} reloads, {spills} spill stores */")
-    for item in body:
-        emit(item.text)
-    emit(f"subq $1, {SLOTS['remaining']}(%rsp)")
-    emit("jnz .Lnext_block")
-    for text in epilogue():
-        emit(text)
-    lines.append(".Lreturn_without_frame:")
-    emit("ret")
-    emit(".cfi_endproc")
-    emit(f".size {SYMBOL}, .-{SYMBOL}")
-    lines.append("")
+    for variant in VARIANTS:
+        generate_function(variant, emit, lines)
     lines.append(FOOTER)
     return "\n".join(lines)
 

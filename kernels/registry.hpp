@@ -98,7 +98,7 @@ inline constexpr KernelRow kKernelRows[] = {
      CpuNeed::x86_64,
      B2_KERNEL_X64,
      {B2_REGISTRY_ENTRY(B2_KERNEL_X64, &kernels::compress_x64), nullptr, false},
-     {false, nullptr, false, nullptr},
+     {true, B2_REGISTRY_ENTRY(B2_KERNEL_X64, &kernels::blake2s_compress_x64), false, nullptr},
      nullptr},
     {KernelId::ssse3,
      "ssse3",
