@@ -36,7 +36,7 @@ template <class Kernel>
 struct LanesSelection {
     Kernel kernel;          // its entry point is nullptr only when no candidate is usable
     bool lane_by_lane;      // of the candidate serving
-    char description[160];  // why this one, in words, for buildinfo
+    char description[200];  // why this one, in words, for buildinfo (a fallback says more)
 };
 
 }  // namespace blake2simd::dispatch
