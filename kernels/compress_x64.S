@@ -1734,21 +1734,21 @@ _ZN10blake2simd7kernels20blake2s_compress_x64EPNS_12Blake2sStateEPKhmj:
         rorl $16, %ecx
         rorl $16, %r15d
         xorl %r12d, %r8d
+        addl -124(%rsp), %edx
         xorl %r13d, %r9d
         movl %r13d, 72(%rsp)
         movl 88(%rsp), %r13d
+        addl -116(%rsp), %esi
         addl %ecx, %r14d
         addl %r15d, %r13d
         rorl $12, %r8d
-        addl -124(%rsp), %edx
         rorl $12, %r9d
-        addl -116(%rsp), %esi
         xorl %r14d, %r10d
-        xorl %r13d, %r11d
-        rorl $12, %r10d
         addl -108(%rsp), %edi
-        rorl $12, %r11d
+        xorl %r13d, %r11d
         addl -100(%rsp), %ebp
+        rorl $12, %r10d
+        rorl $12, %r11d
         addl %r8d, %edx
         addl %r9d, %esi
         xorl %edx, %ebx
@@ -1784,308 +1784,308 @@ _ZN10blake2simd7kernels20blake2s_compress_x64EPNS_12Blake2sStateEPKhmj:
         xorl %edx, %r15d
         addl %r10d, %esi
         addl %r11d, %edi
+        movl %r11d, 56(%rsp)
+        movl 96(%rsp), %r11d
         xorl %ebp, %ecx
-        movl %ebp, 24(%rsp)
-        movl 96(%rsp), %ebp
         rorl $16, %r15d
-        xorl %esi, %ebp
+        xorl %esi, %r11d
         xorl %edi, %eax
         rorl $16, %ecx
         addl %r15d, %r14d
-        rorl $16, %ebp
+        rorl $16, %r11d
         rorl $16, %eax
         addl %ecx, %ebx
         xorl %r14d, %r9d
-        addl %ebp, %r13d
+        addl -92(%rsp), %edx
+        addl %r11d, %r13d
         addl %eax, %r12d
         xorl %ebx, %r8d
+        addl -68(%rsp), %ebp
         rorl $12, %r9d
-        addl -92(%rsp), %edx
         xorl %r13d, %r10d
-        xorl %r12d, %r11d
-        movl %r12d, 64(%rsp)
-        movl 24(%rsp), %r12d
-        rorl $12, %r8d
-        addl -68(%rsp), %r12d
-        rorl $12, %r10d
+        movl %r13d, 88(%rsp)
+        movl 56(%rsp), %r13d
         addl -84(%rsp), %esi
-        rorl $12, %r11d
+        xorl %r12d, %r13d
         addl -76(%rsp), %edi
+        rorl $12, %r8d
+        rorl $12, %r10d
+        rorl $12, %r13d
         addl %r9d, %edx
-        addl %r8d, %r12d
+        addl %r8d, %ebp
         xorl %edx, %r15d
         addl %r10d, %esi
-        addl %r11d, %edi
-        xorl %r12d, %ecx
+        addl %r13d, %edi
+        xorl %ebp, %ecx
         rorl $8, %r15d
-        xorl %esi, %ebp
+        xorl %esi, %r11d
         xorl %edi, %eax
         rorl $8, %ecx
         addl %r15d, %r14d
-        rorl $8, %ebp
+        rorl $8, %r11d
         rorl $8, %eax
         addl %ecx, %ebx
         xorl %r14d, %r9d
         movl %r14d, 80(%rsp)
-        movl 64(%rsp), %r14d
-        addl %ebp, %r13d
-        addl %eax, %r14d
+        movl 88(%rsp), %r14d
+        addl %r11d, %r14d
+        addl %eax, %r12d
         xorl %ebx, %r8d
         rorl $7, %r9d
         addl -72(%rsp), %edx
-        xorl %r13d, %r10d
-        xorl %r14d, %r11d
+        xorl %r14d, %r10d
+        xorl %r12d, %r13d
         rorl $7, %r8d
-        addl -76(%rsp), %r12d
+        addl -76(%rsp), %ebp
         rorl $7, %r10d
         addl -112(%rsp), %esi
-        rorl $7, %r11d
+        rorl $7, %r13d
         addl -92(%rsp), %edi
 /* round 1 */
         addl %r8d, %edx
         addl %r9d, %esi
-        xorl %edx, %ebp
+        xorl %edx, %r11d
         xorl %esi, %eax
         addl %r10d, %edi
-        addl %r11d, %r12d
-        rorl $16, %ebp
+        addl %r13d, %ebp
+        rorl $16, %r11d
         rorl $16, %eax
         xorl %edi, %ecx
-        xorl %r12d, %r15d
-        addl %ebp, %r14d
+        xorl %ebp, %r15d
+        addl %r11d, %r12d
         addl %eax, %ebx
         rorl $16, %ecx
         rorl $16, %r15d
-        xorl %r14d, %r8d
+        xorl %r12d, %r8d
+        addl -88(%rsp), %edx
         xorl %ebx, %r9d
         movl %ebx, 72(%rsp)
         movl 80(%rsp), %ebx
-        addl %ecx, %ebx
-        addl %r15d, %r13d
-        rorl $12, %r8d
-        addl -88(%rsp), %edx
-        rorl $12, %r9d
         addl -96(%rsp), %esi
+        addl %ecx, %ebx
+        addl %r15d, %r14d
+        rorl $12, %r8d
+        rorl $12, %r9d
         xorl %ebx, %r10d
-        xorl %r13d, %r11d
-        rorl $12, %r10d
         addl -68(%rsp), %edi
-        rorl $12, %r11d
-        addl -104(%rsp), %r12d
+        xorl %r14d, %r13d
+        addl -104(%rsp), %ebp
+        rorl $12, %r10d
+        rorl $12, %r13d
         addl %r8d, %edx
         addl %r9d, %esi
-        xorl %edx, %ebp
+        xorl %edx, %r11d
         xorl %esi, %eax
         addl %r10d, %edi
-        addl %r11d, %r12d
-        rorl $8, %ebp
+        addl %r13d, %ebp
+        rorl $8, %r11d
         rorl $8, %eax
         xorl %edi, %ecx
-        xorl %r12d, %r15d
-        addl %ebp, %r14d
-        movl %ebp, 96(%rsp)
-        movl 72(%rsp), %ebp
-        addl %eax, %ebp
+        xorl %ebp, %r15d
+        addl %r11d, %r12d
+        movl %r11d, 96(%rsp)
+        movl 72(%rsp), %r11d
+        addl %eax, %r11d
         rorl $8, %ecx
         rorl $8, %r15d
-        xorl %r14d, %r8d
-        xorl %ebp, %r9d
+        xorl %r12d, %r8d
+        xorl %r11d, %r9d
         addl %ecx, %ebx
-        addl %r15d, %r13d
+        addl %r15d, %r14d
         rorl $7, %r8d
         addl -124(%rsp), %edx
         rorl $7, %r9d
         addl -128(%rsp), %esi
         xorl %ebx, %r10d
-        xorl %r13d, %r11d
+        xorl %r14d, %r13d
         rorl $7, %r10d
         addl -84(%rsp), %edi
-        rorl $7, %r11d
-        addl -108(%rsp), %r12d
+        rorl $7, %r13d
+        addl -108(%rsp), %ebp
         addl %r9d, %edx
-        addl %r8d, %r12d
+        addl %r8d, %ebp
         xorl %edx, %r15d
         addl %r10d, %esi
-        addl %r11d, %edi
-        xorl %r12d, %ecx
-        movl %r12d, 24(%rsp)
-        movl 96(%rsp), %r12d
+        addl %r13d, %edi
+        movl %r13d, 56(%rsp)
+        movl 96(%rsp), %r13d
+        xorl %ebp, %ecx
         rorl $16, %r15d
-        xorl %esi, %r12d
+        xorl %esi, %r13d
         xorl %edi, %eax
         rorl $16, %ecx
         addl %r15d, %ebx
-        rorl $16, %r12d
+        rorl $16, %r13d
         rorl $16, %eax
-        addl %ecx, %ebp
+        addl %ecx, %r11d
         xorl %ebx, %r9d
-        addl %r12d, %r13d
-        addl %eax, %r14d
-        xorl %ebp, %r8d
-        rorl $12, %r9d
         addl -80(%rsp), %edx
-        xorl %r13d, %r10d
-        xorl %r14d, %r11d
-        movl %r14d, 64(%rsp)
-        movl 24(%rsp), %r14d
-        rorl $12, %r8d
-        addl -116(%rsp), %r14d
-        rorl $12, %r10d
+        addl %r13d, %r14d
+        addl %eax, %r12d
+        xorl %r11d, %r8d
+        addl -116(%rsp), %ebp
+        rorl $12, %r9d
+        xorl %r14d, %r10d
+        movl %r14d, 88(%rsp)
+        movl 56(%rsp), %r14d
         addl -120(%rsp), %esi
-        rorl $12, %r11d
+        xorl %r12d, %r14d
         addl -100(%rsp), %edi
+        rorl $12, %r8d
+        rorl $12, %r10d
+        rorl $12, %r14d
         addl %r9d, %edx
-        addl %r8d, %r14d
+        addl %r8d, %ebp
         xorl %edx, %r15d
         addl %r10d, %esi
-        addl %r11d, %edi
-        xorl %r14d, %ecx
+        addl %r14d, %edi
+        xorl %ebp, %ecx
         rorl $8, %r15d
-        xorl %esi, %r12d
+        xorl %esi, %r13d
         xorl %edi, %eax
         rorl $8, %ecx
         addl %r15d, %ebx
-        rorl $8, %r12d
+        rorl $8, %r13d
         rorl $8, %eax
-        addl %ecx, %ebp
+        addl %ecx, %r11d
         xorl %ebx, %r9d
         movl %ebx, 80(%rsp)
-        movl 64(%rsp), %ebx
-        addl %r12d, %r13d
-        addl %eax, %ebx
-        xorl %ebp, %r8d
+        movl 88(%rsp), %ebx
+        addl %r13d, %ebx
+        addl %eax, %r12d
+        xorl %r11d, %r8d
         rorl $7, %r9d
         addl -84(%rsp), %edx
-        xorl %r13d, %r10d
-        xorl %ebx, %r11d
+        xorl %ebx, %r10d
+        xorl %r12d, %r14d
         rorl $7, %r8d
-        addl -68(%rsp), %r14d
+        addl -68(%rsp), %ebp
         rorl $7, %r10d
         addl -80(%rsp), %esi
-        rorl $7, %r11d
+        rorl $7, %r14d
         addl -108(%rsp), %edi
 /* round 2 */
         addl %r8d, %edx
         addl %r9d, %esi
-        xorl %edx, %r12d
+        xorl %edx, %r13d
         xorl %esi, %eax
         addl %r10d, %edi
-        addl %r11d, %r14d
-        rorl $16, %r12d
+        addl %r14d, %ebp
+        rorl $16, %r13d
         rorl $16, %eax
         xorl %edi, %ecx
-        xorl %r14d, %r15d
-        addl %r12d, %ebx
-        addl %eax, %ebp
+        xorl %ebp, %r15d
+        addl %r13d, %r12d
+        addl %eax, %r11d
         rorl $16, %ecx
         rorl $16, %r15d
-        xorl %ebx, %r8d
-        xorl %ebp, %r9d
-        movl %ebp, 72(%rsp)
-        movl 80(%rsp), %ebp
-        addl %ecx, %ebp
-        addl %r15d, %r13d
-        rorl $12, %r8d
+        xorl %r12d, %r8d
         addl -96(%rsp), %edx
-        rorl $12, %r9d
+        xorl %r11d, %r9d
+        movl %r11d, 72(%rsp)
+        movl 80(%rsp), %r11d
         addl -128(%rsp), %esi
-        xorl %ebp, %r10d
-        xorl %r13d, %r11d
-        rorl $12, %r10d
+        addl %ecx, %r11d
+        addl %r15d, %ebx
+        rorl $12, %r8d
+        rorl $12, %r9d
+        xorl %r11d, %r10d
         addl -120(%rsp), %edi
-        rorl $12, %r11d
-        addl -76(%rsp), %r14d
+        xorl %ebx, %r14d
+        addl -76(%rsp), %ebp
+        rorl $12, %r10d
+        rorl $12, %r14d
         addl %r8d, %edx
         addl %r9d, %esi
-        xorl %edx, %r12d
+        xorl %edx, %r13d
         xorl %esi, %eax
         addl %r10d, %edi
-        addl %r11d, %r14d
-        rorl $8, %r12d
+        addl %r14d, %ebp
+        rorl $8, %r13d
         rorl $8, %eax
         xorl %edi, %ecx
-        xorl %r14d, %r15d
-        addl %r12d, %ebx
-        movl %r12d, 96(%rsp)
-        movl 72(%rsp), %r12d
-        addl %eax, %r12d
+        xorl %ebp, %r15d
+        addl %r13d, %r12d
+        movl %r13d, 96(%rsp)
+        movl 72(%rsp), %r13d
+        addl %eax, %r13d
         rorl $8, %ecx
         rorl $8, %r15d
-        xorl %ebx, %r8d
-        xorl %r12d, %r9d
-        addl %ecx, %ebp
-        addl %r15d, %r13d
+        xorl %r12d, %r8d
+        xorl %r13d, %r9d
+        addl %ecx, %r11d
+        addl %r15d, %ebx
         rorl $7, %r8d
         addl -88(%rsp), %edx
         rorl $7, %r9d
         addl -116(%rsp), %esi
-        xorl %ebp, %r10d
-        xorl %r13d, %r11d
+        xorl %r11d, %r10d
+        xorl %ebx, %r14d
         rorl $7, %r10d
         addl -100(%rsp), %edi
-        rorl $7, %r11d
-        addl -92(%rsp), %r14d
+        rorl $7, %r14d
+        addl -92(%rsp), %ebp
         addl %r9d, %edx
-        addl %r8d, %r14d
+        addl %r8d, %ebp
         xorl %edx, %r15d
         addl %r10d, %esi
-        addl %r11d, %edi
-        xorl %r14d, %ecx
-        movl %r14d, 24(%rsp)
+        addl %r14d, %edi
+        movl %r14d, 56(%rsp)
         movl 96(%rsp), %r14d
+        xorl %ebp, %ecx
         rorl $16, %r15d
         xorl %esi, %r14d
         xorl %edi, %eax
         rorl $16, %ecx
-        addl %r15d, %ebp
+        addl %r15d, %r11d
         rorl $16, %r14d
         rorl $16, %eax
-        addl %ecx, %r12d
-        xorl %ebp, %r9d
-        addl %r14d, %r13d
-        addl %eax, %ebx
-        xorl %r12d, %r8d
-        rorl $12, %r9d
+        addl %ecx, %r13d
+        xorl %r11d, %r9d
         addl -72(%rsp), %edx
-        xorl %r13d, %r10d
-        xorl %ebx, %r11d
-        movl %ebx, 64(%rsp)
-        movl 24(%rsp), %ebx
-        rorl $12, %r8d
-        addl -112(%rsp), %ebx
-        rorl $12, %r10d
+        addl %r14d, %ebx
+        addl %eax, %r12d
+        xorl %r13d, %r8d
+        addl -112(%rsp), %ebp
+        rorl $12, %r9d
+        xorl %ebx, %r10d
+        movl %ebx, 88(%rsp)
+        movl 56(%rsp), %ebx
         addl -104(%rsp), %esi
-        rorl $12, %r11d
+        xorl %r12d, %ebx
         addl -124(%rsp), %edi
+        rorl $12, %r8d
+        rorl $12, %r10d
+        rorl $12, %ebx
         addl %r9d, %edx
-        addl %r8d, %ebx
+        addl %r8d, %ebp
         xorl %edx, %r15d
         addl %r10d, %esi
-        addl %r11d, %edi
-        xorl %ebx, %ecx
+        addl %ebx, %edi
+        xorl %ebp, %ecx
         rorl $8, %r15d
         xorl %esi, %r14d
         xorl %edi, %eax
         rorl $8, %ecx
-        addl %r15d, %ebp
+        addl %r15d, %r11d
         rorl $8, %r14d
         rorl $8, %eax
-        addl %ecx, %r12d
-        xorl %ebp, %r9d
-        movl %ebp, 80(%rsp)
-        movl 64(%rsp), %ebp
-        addl %r14d, %r13d
-        addl %eax, %ebp
-        xorl %r12d, %r8d
+        addl %ecx, %r13d
+        xorl %r11d, %r9d
+        movl %r11d, 80(%rsp)
+        movl 88(%rsp), %r11d
+        addl %r14d, %r11d
+        addl %eax, %r12d
+        xorl %r13d, %r8d
         rorl $7, %r9d
         addl -100(%rsp), %edx
-        xorl %r13d, %r10d
-        xorl %ebp, %r11d
+        xorl %r11d, %r10d
+        xorl %r12d, %ebx
         rorl $7, %r8d
-        addl -84(%rsp), %ebx
+        addl -84(%rsp), %ebp
         rorl $7, %r10d
         addl -116(%rsp), %esi
-        rorl $7, %r11d
+        rorl $7, %ebx
         addl -76(%rsp), %edi
 /* round 3 */
         addl %r8d, %edx
@@ -2093,93 +2093,93 @@ _ZN10blake2simd7kernels20blake2s_compress_x64EPNS_12Blake2sStateEPKhmj:
         xorl %edx, %r14d
         xorl %esi, %eax
         addl %r10d, %edi
-        addl %r11d, %ebx
+        addl %ebx, %ebp
         rorl $16, %r14d
         rorl $16, %eax
         xorl %edi, %ecx
-        xorl %ebx, %r15d
-        addl %r14d, %ebp
-        addl %eax, %r12d
+        xorl %ebp, %r15d
+        addl %r14d, %r12d
+        addl %eax, %r13d
         rorl $16, %ecx
         rorl $16, %r15d
-        xorl %ebp, %r8d
-        xorl %r12d, %r9d
-        movl %r12d, 72(%rsp)
-        movl 80(%rsp), %r12d
-        addl %ecx, %r12d
-        addl %r15d, %r13d
-        rorl $12, %r8d
+        xorl %r12d, %r8d
         addl -92(%rsp), %edx
-        rorl $12, %r9d
+        xorl %r13d, %r9d
+        movl %r13d, 72(%rsp)
+        movl 80(%rsp), %r13d
         addl -124(%rsp), %esi
-        xorl %r12d, %r10d
-        xorl %r13d, %r11d
-        rorl $12, %r10d
+        addl %ecx, %r13d
+        addl %r15d, %r11d
+        rorl $12, %r8d
+        rorl $12, %r9d
+        xorl %r13d, %r10d
         addl -80(%rsp), %edi
-        rorl $12, %r11d
-        addl -72(%rsp), %ebx
+        xorl %r11d, %ebx
+        addl -72(%rsp), %ebp
+        rorl $12, %r10d
+        rorl $12, %ebx
         addl %r8d, %edx
         addl %r9d, %esi
         xorl %edx, %r14d
         xorl %esi, %eax
         addl %r10d, %edi
-        addl %r11d, %ebx
+        addl %ebx, %ebp
         rorl $8, %r14d
         rorl $8, %eax
         xorl %edi, %ecx
-        xorl %ebx, %r15d
-        addl %r14d, %ebp
+        xorl %ebp, %r15d
+        addl %r14d, %r12d
         movl %r14d, 96(%rsp)
         movl 72(%rsp), %r14d
         addl %eax, %r14d
         rorl $8, %ecx
         rorl $8, %r15d
-        xorl %ebp, %r8d
+        xorl %r12d, %r8d
         xorl %r14d, %r9d
-        addl %ecx, %r12d
-        addl %r15d, %r13d
+        addl %ecx, %r13d
+        addl %r15d, %r11d
         rorl $7, %r8d
         addl -120(%rsp), %edx
         rorl $7, %r9d
         addl -108(%rsp), %esi
-        xorl %r12d, %r10d
-        xorl %r13d, %r11d
+        xorl %r13d, %r10d
+        xorl %r11d, %ebx
         rorl $7, %r10d
         addl -112(%rsp), %edi
-        rorl $7, %r11d
-        addl -68(%rsp), %ebx
+        rorl $7, %ebx
+        addl -68(%rsp), %ebp
         addl %r9d, %edx
-        addl %r8d, %ebx
+        addl %r8d, %ebp
         xorl %edx, %r15d
         addl %r10d, %esi
-        addl %r11d, %edi
-        xorl %ebx, %ecx
-        movl %ebx, 24(%rsp)
+        addl %ebx, %edi
+        movl %ebx, 56(%rsp)
         movl 96(%rsp), %ebx
+        xorl %ebp, %ecx
         rorl $16, %r15d
         xorl %esi, %ebx
         xorl %edi, %eax
         rorl $16, %ecx
-        addl %r15d, %r12d
+        addl %r15d, %r13d
         rorl $16, %ebx
         rorl $16, %eax
         addl %ecx, %r14d
-        xorl %r12d, %r9d
-        addl %ebx, %r13d
-        addl %eax, %ebp
-        xorl %r14d, %r8d
-        rorl $12, %r9d
+        xorl %r13d, %r9d
         addl -104(%rsp), %edx
-        xorl %r13d, %r10d
-        xorl %ebp, %r11d
-        movl %ebp, 64(%rsp)
-        movl 24(%rsp), %ebp
-        rorl $12, %r8d
+        addl %ebx, %r11d
+        addl %eax, %r12d
+        xorl %r14d, %r8d
         addl -96(%rsp), %ebp
-        rorl $12, %r10d
+        rorl $12, %r9d
+        xorl %r11d, %r10d
+        movl %r11d, 88(%rsp)
+        movl 56(%rsp), %r11d
         addl -88(%rsp), %esi
-        rorl $12, %r11d
+        xorl %r12d, %r11d
         addl -128(%rsp), %edi
+        rorl $12, %r8d
+        rorl $12, %r10d
+        rorl $12, %r11d
         addl %r9d, %edx
         addl %r8d, %ebp
         xorl %edx, %r15d
@@ -2190,13 +2190,13 @@ _ZN10blake2simd7kernels20blake2s_compress_x64EPNS_12Blake2sStateEPKhmj:
         xorl %esi, %ebx
         xorl %edi, %eax
         rorl $8, %ecx
-        addl %r15d, %r12d
+        addl %r15d, %r13d
         rorl $8, %ebx
         rorl $8, %eax
         addl %ecx, %r14d
-        xorl %r12d, %r9d
-        movl %r12d, 80(%rsp)
-        movl 64(%rsp), %r12d
+        xorl %r13d, %r9d
+        movl %r13d, 80(%rsp)
+        movl 88(%rsp), %r13d
         addl %ebx, %r13d
         addl %eax, %r12d
         xorl %r14d, %r8d
@@ -2226,21 +2226,21 @@ _ZN10blake2simd7kernels20blake2s_compress_x64EPNS_12Blake2sStateEPKhmj:
         rorl $16, %ecx
         rorl $16, %r15d
         xorl %r12d, %r8d
+        addl -128(%rsp), %edx
         xorl %r14d, %r9d
         movl %r14d, 72(%rsp)
         movl 80(%rsp), %r14d
+        addl -100(%rsp), %esi
         addl %ecx, %r14d
         addl %r15d, %r13d
         rorl $12, %r8d
-        addl -128(%rsp), %edx
         rorl $12, %r9d
-        addl -100(%rsp), %esi
         xorl %r14d, %r10d
-        xorl %r13d, %r11d
-        rorl $12, %r10d
         addl -112(%rsp), %edi
-        rorl $12, %r11d
+        xorl %r13d, %r11d
         addl -68(%rsp), %ebp
+        rorl $12, %r10d
+        rorl $12, %r11d
         addl %r8d, %edx
         addl %r9d, %esi
         xorl %edx, %ebx
@@ -2276,308 +2276,308 @@ _ZN10blake2simd7kernels20blake2s_compress_x64EPNS_12Blake2sStateEPKhmj:
         xorl %edx, %r15d
         addl %r10d, %esi
         addl %r11d, %edi
+        movl %r11d, 56(%rsp)
+        movl 96(%rsp), %r11d
         xorl %ebp, %ecx
-        movl %ebp, 24(%rsp)
-        movl 96(%rsp), %ebp
         rorl $16, %r15d
-        xorl %esi, %ebp
+        xorl %esi, %r11d
         xorl %edi, %eax
         rorl $16, %ecx
         addl %r15d, %r14d
-        rorl $16, %ebp
+        rorl $16, %r11d
         rorl $16, %eax
         addl %ecx, %ebx
         xorl %r14d, %r9d
-        addl %ebp, %r13d
+        addl -124(%rsp), %edx
+        addl %r11d, %r13d
         addl %eax, %r12d
         xorl %ebx, %r8d
+        addl -76(%rsp), %ebp
         rorl $12, %r9d
-        addl -124(%rsp), %edx
         xorl %r13d, %r10d
-        xorl %r12d, %r11d
-        movl %r12d, 64(%rsp)
-        movl 24(%rsp), %r12d
-        rorl $12, %r8d
-        addl -76(%rsp), %r12d
-        rorl $12, %r10d
+        movl %r13d, 88(%rsp)
+        movl 56(%rsp), %r13d
         addl -80(%rsp), %esi
-        rorl $12, %r11d
+        xorl %r12d, %r13d
         addl -96(%rsp), %edi
+        rorl $12, %r8d
+        rorl $12, %r10d
+        rorl $12, %r13d
         addl %r9d, %edx
-        addl %r8d, %r12d
+        addl %r8d, %ebp
         xorl %edx, %r15d
         addl %r10d, %esi
-        addl %r11d, %edi
-        xorl %r12d, %ecx
+        addl %r13d, %edi
+        xorl %ebp, %ecx
         rorl $8, %r15d
-        xorl %esi, %ebp
+        xorl %esi, %r11d
         xorl %edi, %eax
         rorl $8, %ecx
         addl %r15d, %r14d
-        rorl $8, %ebp
+        rorl $8, %r11d
         rorl $8, %eax
         addl %ecx, %ebx
         xorl %r14d, %r9d
         movl %r14d, 80(%rsp)
-        movl 64(%rsp), %r14d
-        addl %ebp, %r13d
-        addl %eax, %r14d
+        movl 88(%rsp), %r14d
+        addl %r11d, %r14d
+        addl %eax, %r12d
         xorl %ebx, %r8d
         rorl $7, %r9d
         addl -120(%rsp), %edx
-        xorl %r13d, %r10d
-        xorl %r14d, %r11d
+        xorl %r14d, %r10d
+        xorl %r12d, %r13d
         rorl $7, %r8d
-        addl -96(%rsp), %r12d
+        addl -96(%rsp), %ebp
         rorl $7, %r10d
         addl -104(%rsp), %esi
-        rorl $7, %r11d
+        rorl $7, %r13d
         addl -128(%rsp), %edi
 /* round 5 */
         addl %r8d, %edx
         addl %r9d, %esi
-        xorl %edx, %ebp
+        xorl %edx, %r11d
         xorl %esi, %eax
         addl %r10d, %edi
-        addl %r11d, %r12d
-        rorl $16, %ebp
+        addl %r13d, %ebp
+        rorl $16, %r11d
         rorl $16, %eax
         xorl %edi, %ecx
-        xorl %r12d, %r15d
-        addl %ebp, %r14d
+        xorl %ebp, %r15d
+        addl %r11d, %r12d
         addl %eax, %ebx
         rorl $16, %ecx
         rorl $16, %r15d
-        xorl %r14d, %r8d
+        xorl %r12d, %r8d
+        addl -80(%rsp), %edx
         xorl %ebx, %r9d
         movl %ebx, 72(%rsp)
         movl 80(%rsp), %ebx
-        addl %ecx, %ebx
-        addl %r15d, %r13d
-        rorl $12, %r8d
-        addl -80(%rsp), %edx
-        rorl $12, %r9d
         addl -88(%rsp), %esi
+        addl %ecx, %ebx
+        addl %r15d, %r14d
+        rorl $12, %r8d
+        rorl $12, %r9d
         xorl %ebx, %r10d
-        xorl %r13d, %r11d
-        rorl $12, %r10d
         addl -84(%rsp), %edi
-        rorl $12, %r11d
-        addl -116(%rsp), %r12d
+        xorl %r14d, %r13d
+        addl -116(%rsp), %ebp
+        rorl $12, %r10d
+        rorl $12, %r13d
         addl %r8d, %edx
         addl %r9d, %esi
-        xorl %edx, %ebp
+        xorl %edx, %r11d
         xorl %esi, %eax
         addl %r10d, %edi
-        addl %r11d, %r12d
-        rorl $8, %ebp
+        addl %r13d, %ebp
+        rorl $8, %r11d
         rorl $8, %eax
         xorl %edi, %ecx
-        xorl %r12d, %r15d
-        addl %ebp, %r14d
-        movl %ebp, 96(%rsp)
-        movl 72(%rsp), %ebp
-        addl %eax, %ebp
+        xorl %ebp, %r15d
+        addl %r11d, %r12d
+        movl %r11d, 96(%rsp)
+        movl 72(%rsp), %r11d
+        addl %eax, %r11d
         rorl $8, %ecx
         rorl $8, %r15d
-        xorl %r14d, %r8d
-        xorl %ebp, %r9d
+        xorl %r12d, %r8d
+        xorl %r11d, %r9d
         addl %ecx, %ebx
-        addl %r15d, %r13d
+        addl %r15d, %r14d
         rorl $7, %r8d
         addl -112(%rsp), %edx
         rorl $7, %r9d
         addl -100(%rsp), %esi
         xorl %ebx, %r10d
-        xorl %r13d, %r11d
+        xorl %r14d, %r13d
         rorl $7, %r10d
         addl -68(%rsp), %edi
-        rorl $7, %r11d
-        addl -124(%rsp), %r12d
+        rorl $7, %r13d
+        addl -124(%rsp), %ebp
         addl %r9d, %edx
-        addl %r8d, %r12d
+        addl %r8d, %ebp
         xorl %edx, %r15d
         addl %r10d, %esi
-        addl %r11d, %edi
-        xorl %r12d, %ecx
-        movl %r12d, 24(%rsp)
-        movl 96(%rsp), %r12d
+        addl %r13d, %edi
+        movl %r13d, 56(%rsp)
+        movl 96(%rsp), %r13d
+        xorl %ebp, %ecx
         rorl $16, %r15d
-        xorl %esi, %r12d
+        xorl %esi, %r13d
         xorl %edi, %eax
         rorl $16, %ecx
         addl %r15d, %ebx
-        rorl $16, %r12d
+        rorl $16, %r13d
         rorl $16, %eax
-        addl %ecx, %ebp
+        addl %ecx, %r11d
         xorl %ebx, %r9d
-        addl %r12d, %r13d
-        addl %eax, %r14d
-        xorl %ebp, %r8d
-        rorl $12, %r9d
         addl -76(%rsp), %edx
-        xorl %r13d, %r10d
-        xorl %r14d, %r11d
-        movl %r14d, 64(%rsp)
-        movl 24(%rsp), %r14d
-        rorl $12, %r8d
-        addl -92(%rsp), %r14d
-        rorl $12, %r10d
+        addl %r13d, %r14d
+        addl %eax, %r12d
+        xorl %r11d, %r8d
+        addl -92(%rsp), %ebp
+        rorl $12, %r9d
+        xorl %r14d, %r10d
+        movl %r14d, 88(%rsp)
+        movl 56(%rsp), %r14d
         addl -108(%rsp), %esi
-        rorl $12, %r11d
+        xorl %r12d, %r14d
         addl -72(%rsp), %edi
+        rorl $12, %r8d
+        rorl $12, %r10d
+        rorl $12, %r14d
         addl %r9d, %edx
-        addl %r8d, %r14d
+        addl %r8d, %ebp
         xorl %edx, %r15d
         addl %r10d, %esi
-        addl %r11d, %edi
-        xorl %r14d, %ecx
+        addl %r14d, %edi
+        xorl %ebp, %ecx
         rorl $8, %r15d
-        xorl %esi, %r12d
+        xorl %esi, %r13d
         xorl %edi, %eax
         rorl $8, %ecx
         addl %r15d, %ebx
-        rorl $8, %r12d
+        rorl $8, %r13d
         rorl $8, %eax
-        addl %ecx, %ebp
+        addl %ecx, %r11d
         xorl %ebx, %r9d
         movl %ebx, 80(%rsp)
-        movl 64(%rsp), %ebx
-        addl %r12d, %r13d
-        addl %eax, %ebx
-        xorl %ebp, %r8d
+        movl 88(%rsp), %ebx
+        addl %r13d, %ebx
+        addl %eax, %r12d
+        xorl %r11d, %r8d
         rorl $7, %r9d
         addl -80(%rsp), %edx
-        xorl %r13d, %r10d
-        xorl %ebx, %r11d
+        xorl %ebx, %r10d
+        xorl %r12d, %r14d
         rorl $7, %r8d
-        addl -112(%rsp), %r14d
+        addl -112(%rsp), %ebp
         rorl $7, %r10d
         addl -124(%rsp), %esi
-        rorl $7, %r11d
+        rorl $7, %r14d
         addl -72(%rsp), %edi
 /* round 6 */
         addl %r8d, %edx
         addl %r9d, %esi
-        xorl %edx, %r12d
+        xorl %edx, %r13d
         xorl %esi, %eax
         addl %r10d, %edi
-        addl %r11d, %r14d
-        rorl $16, %r12d
+        addl %r14d, %ebp
+        rorl $16, %r13d
         rorl $16, %eax
         xorl %edi, %ecx
-        xorl %r14d, %r15d
-        addl %r12d, %ebx
-        addl %eax, %ebp
+        xorl %ebp, %r15d
+        addl %r13d, %r12d
+        addl %eax, %r11d
         rorl $16, %ecx
         rorl $16, %r15d
-        xorl %ebx, %r8d
-        xorl %ebp, %r9d
-        movl %ebp, 72(%rsp)
-        movl 80(%rsp), %ebp
-        addl %ecx, %ebp
-        addl %r15d, %r13d
-        rorl $12, %r8d
+        xorl %r12d, %r8d
         addl -108(%rsp), %edx
-        rorl $12, %r9d
+        xorl %r11d, %r9d
+        movl %r11d, 72(%rsp)
+        movl 80(%rsp), %r11d
         addl -68(%rsp), %esi
-        xorl %ebp, %r10d
-        xorl %r13d, %r11d
-        rorl $12, %r10d
+        addl %ecx, %r11d
+        addl %r15d, %ebx
+        rorl $12, %r8d
+        rorl $12, %r9d
+        xorl %r11d, %r10d
         addl -76(%rsp), %edi
-        rorl $12, %r11d
-        addl -88(%rsp), %r14d
+        xorl %ebx, %r14d
+        addl -88(%rsp), %ebp
+        rorl $12, %r10d
+        rorl $12, %r14d
         addl %r8d, %edx
         addl %r9d, %esi
-        xorl %edx, %r12d
+        xorl %edx, %r13d
         xorl %esi, %eax
         addl %r10d, %edi
-        addl %r11d, %r14d
-        rorl $8, %r12d
+        addl %r14d, %ebp
+        rorl $8, %r13d
         rorl $8, %eax
         xorl %edi, %ecx
-        xorl %r14d, %r15d
-        addl %r12d, %ebx
-        movl %r12d, 96(%rsp)
-        movl 72(%rsp), %r12d
-        addl %eax, %r12d
+        xorl %ebp, %r15d
+        addl %r13d, %r12d
+        movl %r13d, 96(%rsp)
+        movl 72(%rsp), %r13d
+        addl %eax, %r13d
         rorl $8, %ecx
         rorl $8, %r15d
-        xorl %ebx, %r8d
-        xorl %r12d, %r9d
-        addl %ecx, %ebp
-        addl %r15d, %r13d
+        xorl %r12d, %r8d
+        xorl %r13d, %r9d
+        addl %ecx, %r11d
+        addl %r15d, %ebx
         rorl $7, %r8d
         addl -128(%rsp), %edx
         rorl $7, %r9d
         addl -104(%rsp), %esi
-        xorl %ebp, %r10d
-        xorl %r13d, %r11d
+        xorl %r11d, %r10d
+        xorl %ebx, %r14d
         rorl $7, %r10d
         addl -92(%rsp), %edi
-        rorl $7, %r11d
-        addl -96(%rsp), %r14d
+        rorl $7, %r14d
+        addl -96(%rsp), %ebp
         addl %r9d, %edx
-        addl %r8d, %r14d
+        addl %r8d, %ebp
         xorl %edx, %r15d
         addl %r10d, %esi
-        addl %r11d, %edi
-        xorl %r14d, %ecx
-        movl %r14d, 24(%rsp)
+        addl %r14d, %edi
+        movl %r14d, 56(%rsp)
         movl 96(%rsp), %r14d
+        xorl %ebp, %ecx
         rorl $16, %r15d
         xorl %esi, %r14d
         xorl %edi, %eax
         rorl $16, %ecx
-        addl %r15d, %ebp
+        addl %r15d, %r11d
         rorl $16, %r14d
         rorl $16, %eax
-        addl %ecx, %r12d
-        xorl %ebp, %r9d
-        addl %r14d, %r13d
-        addl %eax, %ebx
-        xorl %r12d, %r8d
-        rorl $12, %r9d
+        addl %ecx, %r13d
+        xorl %r11d, %r9d
         addl -100(%rsp), %edx
-        xorl %r13d, %r10d
-        xorl %ebx, %r11d
-        movl %ebx, 64(%rsp)
-        movl 24(%rsp), %ebx
-        rorl $12, %r8d
-        addl -84(%rsp), %ebx
-        rorl $12, %r10d
+        addl %r14d, %ebx
+        addl %eax, %r12d
+        xorl %r13d, %r8d
+        addl -84(%rsp), %ebp
+        rorl $12, %r9d
+        xorl %ebx, %r10d
+        movl %ebx, 88(%rsp)
+        movl 56(%rsp), %ebx
         addl -116(%rsp), %esi
-        rorl $12, %r11d
+        xorl %r12d, %ebx
         addl -120(%rsp), %edi
+        rorl $12, %r8d
+        rorl $12, %r10d
+        rorl $12, %ebx
         addl %r9d, %edx
-        addl %r8d, %ebx
+        addl %r8d, %ebp
         xorl %edx, %r15d
         addl %r10d, %esi
-        addl %r11d, %edi
-        xorl %ebx, %ecx
+        addl %ebx, %edi
+        xorl %ebp, %ecx
         rorl $8, %r15d
         xorl %esi, %r14d
         xorl %edi, %eax
         rorl $8, %ecx
-        addl %r15d, %ebp
+        addl %r15d, %r11d
         rorl $8, %r14d
         rorl $8, %eax
-        addl %ecx, %r12d
-        xorl %ebp, %r9d
-        movl %ebp, 80(%rsp)
-        movl 64(%rsp), %ebp
-        addl %r14d, %r13d
-        addl %eax, %ebp
-        xorl %r12d, %r8d
+        addl %ecx, %r13d
+        xorl %r11d, %r9d
+        movl %r11d, 80(%rsp)
+        movl 88(%rsp), %r11d
+        addl %r14d, %r11d
+        addl %eax, %r12d
+        xorl %r13d, %r8d
         rorl $7, %r9d
         addl -76(%rsp), %edx
-        xorl %r13d, %r10d
-        xorl %ebp, %r11d
+        xorl %r11d, %r10d
+        xorl %r12d, %ebx
         rorl $7, %r8d
-        addl -116(%rsp), %ebx
+        addl -116(%rsp), %ebp
         rorl $7, %r10d
         addl -100(%rsp), %esi
-        rorl $7, %r11d
+        rorl $7, %ebx
         addl -80(%rsp), %edi
 /* round 7 */
         addl %r8d, %edx
@@ -2585,93 +2585,93 @@ _ZN10blake2simd7kernels20blake2s_compress_x64EPNS_12Blake2sStateEPKhmj:
         xorl %edx, %r14d
         xorl %esi, %eax
         addl %r10d, %edi
-        addl %r11d, %ebx
+        addl %ebx, %ebp
         rorl $16, %r14d
         rorl $16, %eax
         xorl %edi, %ecx
-        xorl %ebx, %r15d
-        addl %r14d, %ebp
-        addl %eax, %r12d
+        xorl %ebp, %r15d
+        addl %r14d, %r12d
+        addl %eax, %r13d
         rorl $16, %ecx
         rorl $16, %r15d
-        xorl %ebp, %r8d
-        xorl %r12d, %r9d
-        movl %r12d, 72(%rsp)
-        movl 80(%rsp), %r12d
-        addl %ecx, %r12d
-        addl %r15d, %r13d
-        rorl $12, %r8d
+        xorl %r12d, %r8d
         addl -84(%rsp), %edx
-        rorl $12, %r9d
+        xorl %r13d, %r9d
+        movl %r13d, 72(%rsp)
+        movl 80(%rsp), %r13d
         addl -72(%rsp), %esi
-        xorl %r12d, %r10d
-        xorl %r13d, %r11d
-        rorl $12, %r10d
+        addl %ecx, %r13d
+        addl %r15d, %r11d
+        rorl $12, %r8d
+        rorl $12, %r9d
+        xorl %r13d, %r10d
         addl -124(%rsp), %edi
-        rorl $12, %r11d
-        addl -92(%rsp), %ebx
+        xorl %r11d, %ebx
+        addl -92(%rsp), %ebp
+        rorl $12, %r10d
+        rorl $12, %ebx
         addl %r8d, %edx
         addl %r9d, %esi
         xorl %edx, %r14d
         xorl %esi, %eax
         addl %r10d, %edi
-        addl %r11d, %ebx
+        addl %ebx, %ebp
         rorl $8, %r14d
         rorl $8, %eax
         xorl %edi, %ecx
-        xorl %ebx, %r15d
-        addl %r14d, %ebp
+        xorl %ebp, %r15d
+        addl %r14d, %r12d
         movl %r14d, 96(%rsp)
         movl 72(%rsp), %r14d
         addl %eax, %r14d
         rorl $8, %ecx
         rorl $8, %r15d
-        xorl %ebp, %r8d
+        xorl %r12d, %r8d
         xorl %r14d, %r9d
-        addl %ecx, %r12d
-        addl %r15d, %r13d
+        addl %ecx, %r13d
+        addl %r15d, %r11d
         rorl $7, %r8d
         addl -108(%rsp), %edx
         rorl $7, %r9d
         addl -68(%rsp), %esi
-        xorl %r12d, %r10d
-        xorl %r13d, %r11d
+        xorl %r13d, %r10d
+        xorl %r11d, %ebx
         rorl $7, %r10d
         addl -96(%rsp), %edi
-        rorl $7, %r11d
-        addl -120(%rsp), %ebx
+        rorl $7, %ebx
+        addl -120(%rsp), %ebp
         addl %r9d, %edx
-        addl %r8d, %ebx
+        addl %r8d, %ebp
         xorl %edx, %r15d
         addl %r10d, %esi
-        addl %r11d, %edi
-        xorl %ebx, %ecx
-        movl %ebx, 24(%rsp)
+        addl %ebx, %edi
+        movl %ebx, 56(%rsp)
         movl 96(%rsp), %ebx
+        xorl %ebp, %ecx
         rorl $16, %r15d
         xorl %esi, %ebx
         xorl %edi, %eax
         rorl $16, %ecx
-        addl %r15d, %r12d
+        addl %r15d, %r13d
         rorl $16, %ebx
         rorl $16, %eax
         addl %ecx, %r14d
-        xorl %r12d, %r9d
-        addl %ebx, %r13d
-        addl %eax, %ebp
-        xorl %r14d, %r8d
-        rorl $12, %r9d
+        xorl %r13d, %r9d
         addl -128(%rsp), %edx
-        xorl %r13d, %r10d
-        xorl %ebp, %r11d
-        movl %ebp, 64(%rsp)
-        movl 24(%rsp), %ebp
-        rorl $12, %r8d
+        addl %ebx, %r11d
+        addl %eax, %r12d
+        xorl %r14d, %r8d
         addl -88(%rsp), %ebp
-        rorl $12, %r10d
+        rorl $12, %r9d
+        xorl %r11d, %r10d
+        movl %r11d, 88(%rsp)
+        movl 56(%rsp), %r11d
         addl -112(%rsp), %esi
-        rorl $12, %r11d
+        xorl %r12d, %r11d
         addl -104(%rsp), %edi
+        rorl $12, %r8d
+        rorl $12, %r10d
+        rorl $12, %r11d
         addl %r9d, %edx
         addl %r8d, %ebp
         xorl %edx, %r15d
@@ -2682,13 +2682,13 @@ _ZN10blake2simd7kernels20blake2s_compress_x64EPNS_12Blake2sStateEPKhmj:
         xorl %esi, %ebx
         xorl %edi, %eax
         rorl $8, %ecx
-        addl %r15d, %r12d
+        addl %r15d, %r13d
         rorl $8, %ebx
         rorl $8, %eax
         addl %ecx, %r14d
-        xorl %r12d, %r9d
-        movl %r12d, 80(%rsp)
-        movl 64(%rsp), %r12d
+        xorl %r13d, %r9d
+        movl %r13d, 80(%rsp)
+        movl 88(%rsp), %r13d
         addl %ebx, %r13d
         addl %eax, %r12d
         xorl %r14d, %r8d
@@ -2718,21 +2718,21 @@ _ZN10blake2simd7kernels20blake2s_compress_x64EPNS_12Blake2sStateEPKhmj:
         rorl $16, %ecx
         rorl $16, %r15d
         xorl %r12d, %r8d
+        addl -68(%rsp), %edx
         xorl %r14d, %r9d
         movl %r14d, 72(%rsp)
         movl 80(%rsp), %r14d
+        addl -92(%rsp), %esi
         addl %ecx, %r14d
         addl %r15d, %r13d
         rorl $12, %r8d
-        addl -68(%rsp), %edx
         rorl $12, %r9d
-        addl -92(%rsp), %esi
         xorl %r14d, %r10d
-        xorl %r13d, %r11d
-        rorl $12, %r10d
         addl -116(%rsp), %edi
-        rorl $12, %r11d
+        xorl %r13d, %r11d
         addl -96(%rsp), %ebp
+        rorl $12, %r10d
+        rorl $12, %r11d
         addl %r8d, %edx
         addl %r9d, %esi
         xorl %edx, %ebx
@@ -2768,209 +2768,209 @@ _ZN10blake2simd7kernels20blake2s_compress_x64EPNS_12Blake2sStateEPKhmj:
         xorl %edx, %r15d
         addl %r10d, %esi
         addl %r11d, %edi
+        movl %r11d, 56(%rsp)
+        movl 96(%rsp), %r11d
         xorl %ebp, %ecx
-        movl %ebp, 24(%rsp)
-        movl 96(%rsp), %ebp
         rorl $16, %r15d
-        xorl %esi, %ebp
+        xorl %esi, %r11d
         xorl %edi, %eax
         rorl $16, %ecx
         addl %r15d, %r14d
-        rorl $16, %ebp
+        rorl $16, %r11d
         rorl $16, %eax
         addl %ecx, %ebx
         xorl %r14d, %r9d
-        addl %ebp, %r13d
+        addl -120(%rsp), %edx
+        addl %r11d, %r13d
         addl %eax, %r12d
         xorl %ebx, %r8d
+        addl -108(%rsp), %ebp
         rorl $12, %r9d
-        addl -120(%rsp), %edx
         xorl %r13d, %r10d
-        xorl %r12d, %r11d
-        movl %r12d, 64(%rsp)
-        movl 24(%rsp), %r12d
-        rorl $12, %r8d
-        addl -108(%rsp), %r12d
-        rorl $12, %r10d
+        movl %r13d, 88(%rsp)
+        movl 56(%rsp), %r13d
         addl -100(%rsp), %esi
-        rorl $12, %r11d
+        xorl %r12d, %r13d
         addl -112(%rsp), %edi
+        rorl $12, %r8d
+        rorl $12, %r10d
+        rorl $12, %r13d
         addl %r9d, %edx
-        addl %r8d, %r12d
+        addl %r8d, %ebp
         xorl %edx, %r15d
         addl %r10d, %esi
-        addl %r11d, %edi
-        xorl %r12d, %ecx
+        addl %r13d, %edi
+        xorl %ebp, %ecx
         rorl $8, %r15d
-        xorl %esi, %ebp
+        xorl %esi, %r11d
         xorl %edi, %eax
         rorl $8, %ecx
         addl %r15d, %r14d
-        rorl $8, %ebp
+        rorl $8, %r11d
         rorl $8, %eax
         addl %ecx, %ebx
         xorl %r14d, %r9d
         movl %r14d, 80(%rsp)
-        movl 64(%rsp), %r14d
-        addl %ebp, %r13d
-        addl %eax, %r14d
+        movl 88(%rsp), %r14d
+        addl %r11d, %r14d
+        addl %eax, %r12d
         xorl %ebx, %r8d
         rorl $7, %r9d
         addl -88(%rsp), %edx
-        xorl %r13d, %r10d
-        xorl %r14d, %r11d
+        xorl %r14d, %r10d
+        xorl %r12d, %r13d
         rorl $7, %r8d
-        addl -124(%rsp), %r12d
+        addl -124(%rsp), %ebp
         rorl $7, %r10d
         addl -96(%rsp), %esi
-        rorl $7, %r11d
+        rorl $7, %r13d
         addl -100(%rsp), %edi
 /* round 9 */
         addl %r8d, %edx
         addl %r9d, %esi
-        xorl %edx, %ebp
+        xorl %edx, %r11d
         xorl %esi, %eax
         addl %r10d, %edi
-        addl %r11d, %r12d
-        rorl $16, %ebp
+        addl %r13d, %ebp
+        rorl $16, %r11d
         rorl $16, %eax
         xorl %edi, %ecx
-        xorl %r12d, %r15d
-        addl %ebp, %r14d
+        xorl %ebp, %r15d
+        addl %r11d, %r12d
         addl %eax, %ebx
         rorl $16, %ecx
         rorl $16, %r15d
-        xorl %r14d, %r8d
+        xorl %r12d, %r8d
+        addl -120(%rsp), %edx
         xorl %ebx, %r9d
         movl %ebx, 72(%rsp)
         movl 80(%rsp), %ebx
-        addl %ecx, %ebx
-        addl %r15d, %r13d
-        rorl $12, %r8d
-        addl -120(%rsp), %edx
-        rorl $12, %r9d
         addl -112(%rsp), %esi
+        addl %ecx, %ebx
+        addl %r15d, %r14d
+        rorl $12, %r8d
+        rorl $12, %r9d
         xorl %ebx, %r10d
-        xorl %r13d, %r11d
-        rorl $12, %r10d
         addl -104(%rsp), %edi
-        rorl $12, %r11d
-        addl -108(%rsp), %r12d
+        xorl %r14d, %r13d
+        addl -108(%rsp), %ebp
+        rorl $12, %r10d
+        rorl $12, %r13d
         addl %r8d, %edx
         addl %r9d, %esi
-        xorl %edx, %ebp
+        xorl %edx, %r11d
         xorl %esi, %eax
         addl %r10d, %edi
-        addl %r11d, %r12d
-        rorl $8, %ebp
+        addl %r13d, %ebp
+        rorl $8, %r11d
         rorl $8, %eax
         xorl %edi, %ecx
-        xorl %r12d, %r15d
-        addl %ebp, %r14d
-        movl %ebp, 96(%rsp)
-        movl 72(%rsp), %ebp
-        addl %eax, %ebp
+        xorl %ebp, %r15d
+        addl %r11d, %r12d
+        movl %r11d, 96(%rsp)
+        movl 72(%rsp), %r11d
+        addl %eax, %r11d
         rorl $8, %ecx
         rorl $8, %r15d
-        xorl %r14d, %r8d
-        xorl %ebp, %r9d
+        xorl %r12d, %r8d
+        xorl %r11d, %r9d
         addl %ecx, %ebx
-        addl %r15d, %r13d
+        addl %r15d, %r14d
         rorl $7, %r8d
         addl -68(%rsp), %edx
         rorl $7, %r9d
         addl -92(%rsp), %esi
         xorl %ebx, %r10d
-        xorl %r13d, %r11d
+        xorl %r14d, %r13d
         rorl $7, %r10d
         addl -116(%rsp), %edi
-        rorl $7, %r11d
-        addl -76(%rsp), %r12d
+        rorl $7, %r13d
+        addl -76(%rsp), %ebp
         addl %r9d, %edx
-        addl %r8d, %r12d
+        addl %r8d, %ebp
         xorl %edx, %r15d
         addl %r10d, %esi
-        addl %r11d, %edi
-        xorl %r12d, %ecx
-        movl %r12d, 24(%rsp)
-        movl 96(%rsp), %r12d
+        addl %r13d, %edi
+        movl %r13d, 56(%rsp)
+        movl 96(%rsp), %r13d
+        xorl %ebp, %ecx
         rorl $16, %r15d
-        xorl %esi, %r12d
+        xorl %esi, %r13d
         xorl %edi, %eax
         rorl $16, %ecx
         addl %r15d, %ebx
-        rorl $16, %r12d
+        rorl $16, %r13d
         rorl $16, %eax
-        addl %ecx, %ebp
+        addl %ecx, %r11d
         xorl %ebx, %r9d
-        addl %r12d, %r13d
-        addl %eax, %r14d
-        xorl %ebp, %r8d
-        rorl $12, %r9d
         addl -84(%rsp), %edx
-        xorl %r13d, %r10d
-        xorl %r14d, %r11d
-        movl %r14d, 64(%rsp)
-        movl 24(%rsp), %r14d
-        rorl $12, %r8d
-        addl -128(%rsp), %r14d
-        rorl $12, %r10d
+        addl %r13d, %r14d
+        addl %eax, %r12d
+        xorl %r11d, %r8d
+        addl -128(%rsp), %ebp
+        rorl $12, %r9d
+        xorl %r14d, %r10d
+        movl %r14d, 88(%rsp)
+        movl 56(%rsp), %r14d
         addl -72(%rsp), %esi
-        rorl $12, %r11d
+        xorl %r12d, %r14d
         addl -80(%rsp), %edi
+        rorl $12, %r8d
+        rorl $12, %r10d
+        rorl $12, %r14d
         addl %r9d, %edx
-        addl %r8d, %r14d
+        addl %r8d, %ebp
         xorl %edx, %r15d
         addl %r10d, %esi
-        addl %r11d, %edi
-        xorl %r14d, %ecx
+        addl %r14d, %edi
+        xorl %ebp, %ecx
         rorl $8, %r15d
-        xorl %esi, %r12d
+        xorl %esi, %r13d
         xorl %edi, %eax
         rorl $8, %ecx
         addl %r15d, %ebx
         movl %r15d, 120(%rsp)
-        movl 64(%rsp), %r15d
-        rorl $8, %r12d
+        movl 88(%rsp), %r15d
+        rorl $8, %r13d
         rorl $8, %eax
-        addl %ecx, %ebp
+        addl %ecx, %r11d
         xorl %ebx, %r9d
-        addl %r12d, %r13d
-        addl %eax, %r15d
-        xorl %ebp, %r8d
+        addl %r13d, %r15d
+        addl %eax, %r12d
+        xorl %r11d, %r8d
         rorl $7, %r9d
-        xorl %r13d, %r10d
-        xorl %r15d, %r11d
+        xorl %r15d, %r10d
+        xorl %r12d, %r14d
         rorl $7, %r8d
         rorl $7, %r10d
-        rorl $7, %r11d
+        rorl $7, %r14d
 /* h ^= v[0..7] ^ v[8..15] */
-        xorl %r15d, %edx
-        movq 128(%rsp), %r15
-        xorl (%r15), %edx
-        movl %edx, (%r15)
-        xorl %ebp, %esi
-        xorl 4(%r15), %esi
-        movl %esi, 4(%r15)
+        xorl %r12d, %edx
+        movq 128(%rsp), %r12
+        xorl (%r12), %edx
+        movl %edx, (%r12)
+        xorl %r11d, %esi
+        xorl 4(%r12), %esi
+        movl %esi, 4(%r12)
         xorl %ebx, %edi
-        xorl 8(%r15), %edi
-        movl %edi, 8(%r15)
-        xorl %r13d, %r14d
-        xorl 12(%r15), %r14d
-        movl %r14d, 12(%r15)
-        xorl %r12d, %r8d
-        xorl 16(%r15), %r8d
-        movl %r8d, 16(%r15)
+        xorl 8(%r12), %edi
+        movl %edi, 8(%r12)
+        xorl %r15d, %ebp
+        xorl 12(%r12), %ebp
+        movl %ebp, 12(%r12)
+        xorl %r13d, %r8d
+        xorl 16(%r12), %r8d
+        movl %r8d, 16(%r12)
         xorl %eax, %r9d
         movl 120(%rsp), %eax
-        xorl 20(%r15), %r9d
-        movl %r9d, 20(%r15)
+        xorl 20(%r12), %r9d
+        movl %r9d, 20(%r12)
         xorl %ecx, %r10d
-        xorl 24(%r15), %r10d
-        movl %r10d, 24(%r15)
-        xorl %eax, %r11d
-        xorl 28(%r15), %r11d
-        movl %r11d, 28(%r15)
+        xorl 24(%r12), %r10d
+        movl %r10d, 24(%r12)
+        xorl %eax, %r14d
+        xorl 28(%r12), %r14d
+        movl %r14d, 28(%r12)
         subq $1, 144(%rsp)
         jnz .Lnext_blake2s_block
         addq $200, %rsp
