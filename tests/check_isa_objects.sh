@@ -1,6 +1,7 @@
 #!/bin/sh
 # Checks the instruction encodings in the kernel library, object by object. A kernel's objects
-# are compress_<name>.cpp.o and compress_<name>_*; its class comes from the build's kernel list
+# are compress_<name>.cpp.o and compress_<name>_*, and its BLAKE2s forms compress_blake2s_<name>
+# and compress_blake2s8_<name>; its class comes from the build's kernel list
 # (kernels/CMakeLists.txt, B2_KERNEL_ISA_CLASSES), every other object is baseline:
 #   - baseline (ref, detection, dispatch, self-test, x64): no VEX/EVEX, nothing past SSE2/SSE3;
 #   - ssse3: no VEX/EVEX and no SSE4.1+ instruction (golang/go#18113: SIGILL on Atom);
@@ -30,6 +31,8 @@ function class_of(member,    n, i, pair, entry) {
         split(pair[i], entry, "=")
         if (index(member, "compress_" entry[1] ".") == 1 || index(member, "compress_" entry[1] "_") == 1)
             return entry[2]
+        if (index(member, "compress_blake2s_" entry[1] ".") == 1 || index(member, "compress_blake2s8_" entry[1] ".") == 1)
+            return entry[2]
     }
     return "baseline"
 }
@@ -39,7 +42,7 @@ if [ -n "$nm_tool" ]; then
     leaked=$("$nm_tool" "$library" | awk -v classes="$classes" "$class_of"'
         /:$/ { member = $1; sub(/:$/, "", member); next }
         class_of(member) != "baseline" && ($2 == "T" || $2 == "W" || $2 == "i") {
-            if ($3 !~ /^_ZN10blake2simd7kernels[0-9]+(compress4?|scrub)_/) print member ": " $3
+            if ($3 !~ /^_ZN10blake2simd7kernels[0-9]+(compress4?|scrub|blake2s_compress8?)_/) print member ": " $3
         }')
     if [ -n "$leaked" ]; then
         echo "FAIL: ISA objects define extra code symbols:"
