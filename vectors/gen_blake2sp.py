@@ -23,44 +23,13 @@ The official checksum and JSON are checked by tests/check_vectors.py --hash blak
 import sys
 from pathlib import Path
 
-VECTORS_DIR = Path(__file__).resolve().parent
-# Tests load this file by path (importlib), which does not put its directory on sys.path.
-if str(VECTORS_DIR) not in sys.path:
-    sys.path.insert(0, str(VECTORS_DIR))
-
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # also when tests load it by path
 import kat_files  # noqa: E402  (needs the path set above)
 from blake2_tree import BLAKE2SP  # noqa: E402
-from kat_files import OFFICIAL_KEY_BLAKE2S, format_json_array  # noqa: E402
-
-KAT_TXT = "blake2sp-kat.txt"
-KAT_JSON = "blake2sp-kat.json"
-EXTENDED_JSON = "blake2sp-extended.json"
 
 BLOCK = BLAKE2SP.variant.block
-OUT = BLAKE2SP.variant.out
 LEAVES = BLAKE2SP.leaves
 GROUP = LEAVES * BLOCK  # one block for every leaf: 512 bytes
-
-
-def check_pure_against_hashlib() -> None:
-    BLAKE2SP.check_pure_against_hashlib()
-
-
-def blake2sp(message: bytes, key: bytes = b"") -> bytes:
-    return BLAKE2SP.digest(message, key)
-
-
-def tree_digest(message: bytes, key: bytes, salt: bytes, custom: bytes, size: int) -> bytes:
-    assert not salt and not custom and size == OUT, "BLAKE2sp has no salt/custom, size 32 only"
-    return blake2sp(message, key)
-
-
-def official_kat_txt() -> bytes:
-    return kat_files.official_kat_txt(blake2sp, OFFICIAL_KEY_BLAKE2S)
-
-
-def official_kat_entries() -> list:
-    return kat_files.official_kat_entries("blake2sp", blake2sp, OFFICIAL_KEY_BLAKE2S)
 
 
 def extended_lengths() -> list:
@@ -74,20 +43,9 @@ def extended_lengths() -> list:
     return sorted(lengths)
 
 
-def extended_entries() -> list:
-    return kat_files.tree_extended_entries(tree_digest, extended_lengths(), OUT)
-
-
-def generated_files() -> dict:
-    check_pure_against_hashlib()
-    return {KAT_TXT: official_kat_txt(), KAT_JSON: format_json_array(official_kat_entries()),
-            EXTENDED_JSON: format_json_array(extended_entries())}
-
-
-def main() -> int:
-    return kat_files.tree_main(__doc__.splitlines()[0], generated_files, blake2sp,
-                               "gen_blake2sp.py")
-
+FILES = kat_files.TreeMode(BLAKE2SP, extended_lengths(), __file__, __doc__)
+# What tests/check_vectors.py reads.
+official_kat_txt, official_kat_entries = FILES.official_kat_txt, FILES.official_kat_entries
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(FILES.main())
