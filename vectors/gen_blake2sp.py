@@ -1,14 +1,12 @@
 #!/usr/bin/env python3
 # Regenerates the BLAKE2sp known-answer vectors from hashlib plus a small pure-Python BLAKE2s.
 # SPDX-License-Identifier: Apache-2.0
-"""Writes, without any of this project's own code:
+"""Writes the BLAKE2sp counterparts of gen_blake2bp.py's files, without any of this project's code.
 
-  blake2sp-kat.txt       the official reference file testvectors/blake2sp-kat.txt, byte for byte
-  blake2sp-kat.json      the 512 "blake2sp" entries of the official blake2-kat.json, same layout and
-                         order (256 unkeyed, then 256 keyed with key 00..1f)
-  blake2sp-extended.json our own BLAKE2sp vectors (layout of blake2b-extended.json, size always 32):
-                         message lengths 0..1 MiB around the 64-byte block and 512-byte group
-                         boundaries, unkeyed and with keys of 1..32 bytes
+blake2sp-kat.txt (the official testvectors/blake2sp-kat.txt, byte for byte),
+blake2sp-kat.json (its 512 entries of blake2-kat.json, keyed ones with key 00..1f) and
+blake2sp-extended.json (size always 32; message lengths 0..1 MiB around the 64-byte block and
+512-byte group boundaries, unkeyed and with keys of 1..32 bytes).
 
 BLAKE2sp is blake2_tree.BLAKE2SP (8 leaves over 64-byte blocks; the tree layout and how the
 vectors avoid our code are described there): hashlib.blake2s leaves with the tree parameters, a
