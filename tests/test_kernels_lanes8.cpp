@@ -1,4 +1,5 @@
-// Every native BLAKE2sp 8-lane kernel of the registry against eight single-lane oracle runs.
+// Every native BLAKE2sp 8-lane kernel of the registry against eight single-lane oracle runs, and
+// within guard pages: no byte read outside its blocks, none touched outside its states.
 // SPDX-License-Identifier: Apache-2.0
 //
 // Usage: test_kernels_lanes8 [random_cases] [--require-all]
@@ -6,6 +7,9 @@
 //   --require-all  exit 77 when this CPU cannot run some built native form, so a host that
 //                  leaves a form unchecked shows a skipped test (without it: 77 only when
 //                  no form at all can run here)
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -212,6 +216,80 @@ void check_rfc7693_abc(const registry::KernelRow& row, Checks& checks) {
     }
 }
 
+// `bytes` usable bytes between two PROT_NONE pages; a stray access ends the process (SIGSEGV).
+class GuardedArea final {
+  public:
+    explicit GuardedArea(size_t bytes) {
+        m_page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+        m_usable = (bytes + m_page - 1) / m_page * m_page;
+        void* mapping = mmap(nullptr, m_usable + 2 * m_page, PROT_READ | PROT_WRITE,
+                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (mapping == MAP_FAILED) {
+            return;
+        }
+        m_mapping = static_cast<uint8_t*>(mapping);
+        if (mprotect(m_mapping, m_page, PROT_NONE) == 0 &&
+            mprotect(m_mapping + m_page + m_usable, m_page, PROT_NONE) == 0) {
+            m_start = m_mapping + m_page;
+        }
+    }
+    GuardedArea(const GuardedArea&) = delete;
+    GuardedArea& operator=(const GuardedArea&) = delete;
+    ~GuardedArea() {
+        if (m_mapping != nullptr) {
+            munmap(m_mapping, m_usable + 2 * m_page);
+        }
+    }
+    [[nodiscard]] bool ok() const { return m_start != nullptr; }
+    [[nodiscard]] uint8_t* at_start() const { return m_start; }
+    [[nodiscard]] uint8_t* at_end(size_t bytes) const { return m_start + m_usable - bytes; }
+
+  private:
+    size_t m_page = 0;
+    size_t m_usable = 0;
+    uint8_t* m_mapping = nullptr;
+    uint8_t* m_start = nullptr;
+};
+
+// BLAKE2sp's layout and a stride-0 one, with the blocks and the eight states flush against the
+// trailing guard page, then against the leading one; each result still equals the oracle's.
+void check_guards(const registry::KernelRow& row, Random& random, Checks& checks) {
+    constexpr size_t kSteps = 4;
+    constexpr size_t kSpan = kSteps * kBlake2spLanes * kBlake2sBlockBytes;
+    constexpr size_t kStateBytes = kBlake2spLanes * sizeof(Blake2sState);
+    GuardedArea data(kSpan);
+    GuardedArea state_area(kStateBytes);
+    if (!checks.check(data.ok() && state_area.ok(), "guard pages mapped")) {
+        return;
+    }
+    for (const bool at_end : {true, false}) {
+        uint8_t* message = at_end ? data.at_end(kSpan) : data.at_start();
+        for (size_t i = 0; i < kSpan; ++i) {
+            message[i] = static_cast<uint8_t>(random.next());
+        }
+        auto* states = reinterpret_cast<Blake2sState*>(at_end ? state_area.at_end(kStateBytes)
+                                                              : state_area.at_start());
+        for (const bool interleaved : {true, false}) {
+            const uint8_t* blocks[kBlake2spLanes];
+            for (size_t lane = 0; lane < kBlake2spLanes; ++lane) {
+                // Stride 0: lane i's one block at the area's edge block (last or first).
+                const size_t edge_block = at_end ? kSpan / kBlake2sBlockBytes - 1 - lane : lane;
+                blocks[lane] = message + (interleaved ? lane : edge_block) * kBlake2sBlockBytes;
+            }
+            const size_t stride = interleaved ? kBlake2spLanes * kBlake2sBlockBytes : 0;
+            Blake2sState expected[kStates];
+            randomize(expected, random);
+            for (size_t lane = 0; lane < kBlake2spLanes; ++lane) {
+                new (&states[lane]) Blake2sState(expected[lane]);
+            }
+            kOracle8(expected, blocks, kSteps, stride, kBlake2sBlockBytes);
+            row.blake2s.compress8(states, blocks, kSteps, stride, kBlake2sBlockBytes);
+            checks.check(std::memcmp(expected, states, kStateBytes) == 0,
+                         "8-lane form within guard pages equals the oracle");
+        }
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -247,7 +325,8 @@ int main(int argc, char** argv) {
         const long failed_before = checks.failed();
         check_rfc7693_abc(row, checks);
         compare_random(row, cases, random, checks);
-        std::printf("  %-7s %ld random cases compared with the oracle, %s\n", row.name, cases,
+        check_guards(row, random, checks);
+        std::printf("  %-7s %ld random cases and the guard pages, %s\n", row.name, cases,
                     checks.failed() == failed_before ? "all equal" : "MISMATCHES");
         ++ran;
     }
