@@ -117,7 +117,7 @@ inline constexpr KernelRow kKernelRows[] = {
      B2_KERNEL_AVX2,
      {B2_REGISTRY_ENTRY(B2_KERNEL_AVX2, &kernels::compress_avx2),
       B2_REGISTRY_ENTRY(B2_KERNEL_AVX2, &kernels::compress4_avx2), true},
-     {false, nullptr, false, nullptr},
+     {false, nullptr, true, B2_REGISTRY_ENTRY(B2_KERNEL_AVX2, &kernels::blake2s_compress8_avx2)},
      nullptr},
     {KernelId::avx512,
      "avx512",
@@ -125,7 +125,8 @@ inline constexpr KernelRow kKernelRows[] = {
      B2_KERNEL_AVX512,
      {B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::compress_avx512),
       B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::compress4_avx512), true},
-     {true, B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::blake2s_compress_avx512), false, nullptr},
+     {true, B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::blake2s_compress_avx512), true,
+      B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::blake2s_compress8_avx512)},
      B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::scrub_avx512)},
 };
 

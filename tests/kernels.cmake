@@ -46,3 +46,12 @@ if(CMAKE_OBJDUMP AND CMAKE_NM AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64
                    ${CMAKE_OBJDUMP} ${CMAKE_NM} ${b2_isa_classes})
   set_tests_properties(kernels.isa_objects_control PROPERTIES LABELS "kernels" TIMEOUT 60)
 endif()
+
+# BLAKE2sp's native 8-lane forms against eight single-lane runs. The second exits 77 (skipped)
+# where this CPU cannot run some built form, so the unchecked form shows in the summary.
+add_executable(test_kernels_lanes8 ${b2_kernel_test_dir}/test_kernels_lanes8.cpp)
+target_link_libraries(test_kernels_lanes8 PRIVATE blake2simd_kernels b2_warnings)
+add_test(NAME kernels.lanes8 COMMAND test_kernels_lanes8)
+add_test(NAME kernels.lanes8_all_forms COMMAND test_kernels_lanes8 300 --require-all)
+set_tests_properties(kernels.lanes8 kernels.lanes8_all_forms
+  PROPERTIES LABELS "kernels" SKIP_RETURN_CODE 77 TIMEOUT 120)

@@ -15,6 +15,10 @@
 
 namespace {
 
+// A feature is printed as its CpuFeatures field is named (the vocabulary of tests/qemu.cmake), so
+// the name is spelled once, as the field.
+#define B2_FEATURE(field) add(f.field, #field)
+
 std::string feature_list(const blake2simd::cpu::CpuFeatures& f) {
     std::string list;
     const auto add = [&](bool on, const char* name) {
@@ -23,13 +27,15 @@ std::string feature_list(const blake2simd::cpu::CpuFeatures& f) {
             list += name;
         }
     };
-    add(f.ssse3, "ssse3");
-    add(f.avx, "avx");
-    add(f.avx2, "avx2");
-    add(f.avx512f, "avx512f");
-    add(f.avx512vl, "avx512vl");
+    B2_FEATURE(ssse3);
+    B2_FEATURE(avx);
+    B2_FEATURE(avx2);
+    B2_FEATURE(avx512f);
+    B2_FEATURE(avx512vl);
     return list.empty() ? "none" : list;
 }
+
+#undef B2_FEATURE
 
 }  // namespace
 

@@ -202,7 +202,9 @@ void check_size_getter(Report& report) {
 }
 
 void check_utf8_setter(Report& report) {
-    for (const char* value : {"", "ref", "avx2", "avx512vl"}) {
+    // Lengths 0, 3, 4 and 8 against buffers of 0..kMaxDataSize bytes: what fits, what does not,
+    // and where the terminator does not.
+    for (const char* value : {"", "abc", "wxyz", "utf8-str"}) {
         const size_t length = std::strlen(value);
         for (unsigned int type : kTypes) {
             for (size_t size = 0; size <= kMaxDataSize; ++size) {

@@ -19,21 +19,12 @@ set -eu
 start_time=$(date +%s)
 cd "$(dirname "$0")/.."
 source_dir=$(pwd)
+log_prefix=ci-builds
+# shellcheck source=tools/common.sh
+. tools/common.sh
 cache=${B2_CI_CACHE:-/var/cache/blake2simd-ci}/builds
 jobs=2
 
-install_missing() {
-    missing=""
-    for package in "$@"; do
-        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" ||
-            missing="$missing $package"
-    done
-    [ -z "$missing" ] && return 0
-    echo "ci-builds: installing$missing"
-    apt-get update -q
-    # shellcheck disable=SC2086
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
-}
 install_missing g++ clang make cmake libssl-dev openssl python3 qemu-user dpkg-dev ccache file
 
 mkdir -p "$cache"

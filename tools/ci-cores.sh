@@ -17,17 +17,9 @@ cache=${B2_CI_CACHE:-/var/cache/blake2simd-ci}
 export B2_CI_CACHE="$cache"
 started=$(date +%s)
 summary=""
-
-timed() {
-    name=$1
-    shift
-    start=$(date +%s)
-    echo "=== ci-cores: $name"
-    "$@"
-    elapsed=$(($(date +%s) - start))
-    echo "=== ci-cores: $name passed in ${elapsed}s"
-    summary="$summary $name=${elapsed}s"
-}
+log_prefix=ci-cores
+# shellcheck source=tools/common.sh
+. tools/common.sh
 
 # Prints the module's path (and nothing else) on stdout.
 module() {

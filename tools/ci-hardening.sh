@@ -14,17 +14,9 @@ prefix="${B2_BUILD_PREFIX:-build}"
 fuzz_seconds="${B2_FUZZ_SECONDS:-25}"
 jobs="${B2_JOBS:-2}"
 summary=""
-
-timed() {
-    name="$1"
-    shift
-    start=$(date +%s)
-    echo "=== ci-hardening: $name"
-    "$@"
-    elapsed=$(($(date +%s) - start))
-    echo "=== ci-hardening: $name passed in ${elapsed}s"
-    summary="$summary $name=${elapsed}s"
-}
+log_prefix=ci-hardening
+# shellcheck source=tools/common.sh
+. tools/common.sh
 
 configure_and_build() {
     preset="$1"

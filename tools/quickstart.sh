@@ -4,28 +4,18 @@
 # Debian package into build/ and check it with lintian (deb).
 # usage: tools/quickstart.sh demo [FILE] | test | deb
 # SPDX-License-Identifier: Apache-2.0
+# shellcheck disable=SC2086 # the package lists and B2_HARDENING_JOBS are word lists
 set -eu
 cd "$(dirname "$0")/.."
+log_prefix=quickstart
+# shellcheck source=tools/common.sh
+. tools/common.sh
 
 BUILD_PACKAGES="g++ make cmake pkg-config libssl-dev openssl python3"
 # Versionless names (Debian's default clang: 14 on Debian 12, 19 on 13), so one list serves both.
 # debootstrap, lintian and perl (pod2man) let the system tests check the .deb in scratch roots.
 TEST_PACKAGES="qemu-user valgrind clang libclang-rt-dev clang-format dpkg-dev file debootstrap lintian perl"
 DEB_PACKAGES="dpkg-dev perl lintian"
-
-install_missing() {
-    missing=""
-    for package in "$@"; do
-        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" ||
-            missing="$missing $package"
-    done
-    [ -z "$missing" ] && return 0
-    echo "quickstart: installing$missing"
-    as_root=""
-    [ "$(id -u)" -eq 0 ] || as_root="sudo"
-    $as_root apt-get update -q
-    DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -q --no-install-recommends $missing
-}
 
 build() {
     cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=/usr -DB2_WERROR=ON

@@ -26,50 +26,16 @@ import json
 import sys
 from pathlib import Path
 
-VECTORS_DIR = Path(__file__).resolve().parent
-# Tests load this file by path (importlib), which does not put its directory on sys.path.
-if str(VECTORS_DIR) not in sys.path:
-    sys.path.insert(0, str(VECTORS_DIR))
-
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # also when tests load it by path
 import kat_files  # noqa: E402  (needs the path set above)
 from blake2_tree import BLAKE2BP  # noqa: E402
-from kat_files import format_json_array  # noqa: E402
 
 KAT_TXT = "blake2bp-kat.txt"
-KAT_JSON = "blake2bp-kat.json"
-EXTENDED_JSON = "blake2bp-extended.json"
-
 # sha256 of testvectors/blake2bp-kat.txt at BLAKE2/BLAKE2 commit ed1974ea83433eba7b2d95c5dcd9ac33cb847913
 # (also recorded in ../shared/vectors/official/SOURCE.md).
 OFFICIAL_TXT_SHA256 = "12ef93cfb8d9f75f5bb62d19e7c9d1c28aa515feb26eb1d1d6027eebcbaf0367"
-
 BLOCK = BLAKE2BP.variant.block
-OUT = BLAKE2BP.variant.out
 SKIP = 77
-
-
-def check_pure_against_hashlib() -> None:
-    BLAKE2BP.check_pure_against_hashlib()
-
-
-def blake2bp(message: bytes, key: bytes = b"") -> bytes:
-    return BLAKE2BP.digest(message, key)
-
-
-# ---------------------------------------------------------------- files
-
-
-def official_kat_txt() -> bytes:
-    return kat_files.official_kat_txt(blake2bp)
-
-
-def official_kat_entries() -> list:
-    return kat_files.official_kat_entries("blake2bp", blake2bp)
-
-
-def tree_digest(message: bytes, key: bytes, salt: bytes, custom: bytes, size: int) -> bytes:
-    assert not salt and not custom and size == OUT, "BLAKE2bp has no salt/custom, size 64 only"
-    return blake2bp(message, key)
 
 
 def extended_lengths() -> list:
@@ -82,19 +48,15 @@ def extended_lengths() -> list:
     return sorted(lengths)
 
 
-def extended_entries() -> list:
-    return kat_files.tree_extended_entries(tree_digest, extended_lengths(), OUT)
-
-
-def generated_files() -> dict:
-    check_pure_against_hashlib()
-    return {KAT_TXT: official_kat_txt(), KAT_JSON: format_json_array(official_kat_entries()),
-            EXTENDED_JSON: format_json_array(extended_entries())}
+FILES = kat_files.TreeMode(BLAKE2BP, extended_lengths(), __file__, __doc__)
+# What tests/check_vectors.py and tests/blake2bp_cli.py read.
+official_kat_txt, official_kat_entries = FILES.official_kat_txt, FILES.official_kat_entries
+blake2bp, check_pure_against_hashlib = FILES.digest, FILES.check_pure_against_hashlib
 
 
 def verify_official(official_dir: Path) -> int:
-    check_pure_against_hashlib()
-    txt = official_kat_txt()
+    FILES.check_pure_against_hashlib()
+    txt = FILES.official_kat_txt()
     actual = hashlib.sha256(txt).hexdigest()
     failures = 0
     print(f"regenerated {KAT_TXT} sha256 {actual} ({len(txt)} bytes)")
@@ -113,7 +75,7 @@ def verify_official(official_dir: Path) -> int:
     print(f"{'ok' if official_txt == txt else 'MISMATCH':9} {official_dir / KAT_TXT} byte for byte")
     official = [entry for entry in json.loads((official_dir / "blake2-kat.json").read_text())
                 if entry["hash"] == "blake2bp"]
-    ours = json.loads(format_json_array(official_kat_entries()))
+    ours = json.loads(kat_files.format_json_array(FILES.official_kat_entries()))
     if official != ours:
         failures += 1
         print(f"MISMATCH  blake2bp entries of the official blake2-kat.json ({len(official)}) "
@@ -127,10 +89,5 @@ def verify_official(official_dir: Path) -> int:
     return 1 if failures else 0
 
 
-def main() -> int:
-    return kat_files.tree_main(__doc__.splitlines()[0], generated_files, blake2bp,
-                               "gen_blake2bp.py", verify_official)
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(FILES.main(verify_official))

@@ -1,14 +1,12 @@
 #!/usr/bin/env python3
 # Regenerates the BLAKE2sp known-answer vectors from hashlib plus a small pure-Python BLAKE2s.
 # SPDX-License-Identifier: Apache-2.0
-"""Writes, without any of this project's own code:
+"""Writes the BLAKE2sp counterparts of gen_blake2bp.py's files, without any of this project's code.
 
-  blake2sp-kat.txt       the official reference file testvectors/blake2sp-kat.txt, byte for byte
-  blake2sp-kat.json      the 512 "blake2sp" entries of the official blake2-kat.json, same layout and
-                         order (256 unkeyed, then 256 keyed with key 00..1f)
-  blake2sp-extended.json our own BLAKE2sp vectors (layout of blake2b-extended.json, size always 32):
-                         message lengths 0..1 MiB around the 64-byte block and 512-byte group
-                         boundaries, unkeyed and with keys of 1..32 bytes
+blake2sp-kat.txt (the official testvectors/blake2sp-kat.txt, byte for byte),
+blake2sp-kat.json (its 512 entries of blake2-kat.json, keyed ones with key 00..1f) and
+blake2sp-extended.json (size always 32; message lengths 0..1 MiB around the 64-byte block and
+512-byte group boundaries, unkeyed and with keys of 1..32 bytes).
 
 BLAKE2sp is blake2_tree.BLAKE2SP (8 leaves over 64-byte blocks; the tree layout and how the
 vectors avoid our code are described there): hashlib.blake2s leaves with the tree parameters, a
@@ -23,44 +21,13 @@ The official checksum and JSON are checked by tests/check_vectors.py --hash blak
 import sys
 from pathlib import Path
 
-VECTORS_DIR = Path(__file__).resolve().parent
-# Tests load this file by path (importlib), which does not put its directory on sys.path.
-if str(VECTORS_DIR) not in sys.path:
-    sys.path.insert(0, str(VECTORS_DIR))
-
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # also when tests load it by path
 import kat_files  # noqa: E402  (needs the path set above)
 from blake2_tree import BLAKE2SP  # noqa: E402
-from kat_files import OFFICIAL_KEY_BLAKE2S, format_json_array  # noqa: E402
-
-KAT_TXT = "blake2sp-kat.txt"
-KAT_JSON = "blake2sp-kat.json"
-EXTENDED_JSON = "blake2sp-extended.json"
 
 BLOCK = BLAKE2SP.variant.block
-OUT = BLAKE2SP.variant.out
 LEAVES = BLAKE2SP.leaves
 GROUP = LEAVES * BLOCK  # one block for every leaf: 512 bytes
-
-
-def check_pure_against_hashlib() -> None:
-    BLAKE2SP.check_pure_against_hashlib()
-
-
-def blake2sp(message: bytes, key: bytes = b"") -> bytes:
-    return BLAKE2SP.digest(message, key)
-
-
-def tree_digest(message: bytes, key: bytes, salt: bytes, custom: bytes, size: int) -> bytes:
-    assert not salt and not custom and size == OUT, "BLAKE2sp has no salt/custom, size 32 only"
-    return blake2sp(message, key)
-
-
-def official_kat_txt() -> bytes:
-    return kat_files.official_kat_txt(blake2sp, OFFICIAL_KEY_BLAKE2S)
-
-
-def official_kat_entries() -> list:
-    return kat_files.official_kat_entries("blake2sp", blake2sp, OFFICIAL_KEY_BLAKE2S)
 
 
 def extended_lengths() -> list:
@@ -74,20 +41,9 @@ def extended_lengths() -> list:
     return sorted(lengths)
 
 
-def extended_entries() -> list:
-    return kat_files.tree_extended_entries(tree_digest, extended_lengths(), OUT)
-
-
-def generated_files() -> dict:
-    check_pure_against_hashlib()
-    return {KAT_TXT: official_kat_txt(), KAT_JSON: format_json_array(official_kat_entries()),
-            EXTENDED_JSON: format_json_array(extended_entries())}
-
-
-def main() -> int:
-    return kat_files.tree_main(__doc__.splitlines()[0], generated_files, blake2sp,
-                               "gen_blake2sp.py")
-
+FILES = kat_files.TreeMode(BLAKE2SP, extended_lengths(), __file__, __doc__)
+# What tests/check_vectors.py reads.
+official_kat_txt, official_kat_entries = FILES.official_kat_txt, FILES.official_kat_entries
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(FILES.main())

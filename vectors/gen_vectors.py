@@ -21,69 +21,16 @@ Extended-vector objects all carry the same keys, in this order:
 (used at test time, so the corpus differs from run to run while staying reproducible by seed).
 """
 
-import hashlib
 import sys
 from pathlib import Path
 
-VECTORS_DIR = Path(__file__).resolve().parent
-# Tests load this file by path (importlib), which does not put its directory on sys.path.
-if str(VECTORS_DIR) not in sys.path:
-    sys.path.insert(0, str(VECTORS_DIR))
-
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # also when tests load it by path
 import kat_files  # noqa: E402  (needs the path set above)
-from kat_files import format_json_array  # noqa: E402
+from blake2_tree import BLAKE2B  # noqa: E402
 
-KAT_TXT = "blake2b-kat.txt"
-KAT_JSON = "blake2b-kat.json"
-EXTENDED_JSON = "blake2b-extended.json"
-
-BLOCK = 128
-OUT = 64
-SALT = 16
-
-
-def blake2b(message: bytes, key: bytes = b"", salt: bytes = b"", custom: bytes = b"",
-            size: int = OUT) -> bytes:
-    return hashlib.blake2b(message, key=key, salt=salt, person=custom, digest_size=size).digest()
-
-
-# ---------------------------------------------------------------- official formats
-
-
-def official_kat_txt() -> bytes:
-    return kat_files.official_kat_txt(blake2b)
-
-
-def official_kat_entries() -> list:
-    return kat_files.official_kat_entries("blake2b", blake2b)
-
-
-# ---------------------------------------------------------------- extended vectors
-
-
-def extended_entries() -> list:
-    return kat_files.single_extended_entries(blake2b, OUT, SALT, BLOCK)
-
-
-def random_entries(count: int, seed: int, max_length: int) -> list:
-    return kat_files.random_entries(blake2b, OUT, SALT, count, seed, max_length)
-
-
-# ---------------------------------------------------------------- driver
-
-
-def generated_files() -> dict:
-    return {
-        KAT_TXT: official_kat_txt(),
-        KAT_JSON: format_json_array(official_kat_entries()),
-        EXTENDED_JSON: format_json_array(extended_entries()),
-    }
-
-
-def main() -> int:
-    return kat_files.single_main(__doc__.splitlines()[0], generated_files, random_entries,
-                                 "gen_vectors.py")
-
+FILES = kat_files.SingleNode(BLAKE2B, __file__, __doc__)
+# What tests/check_vectors.py reads.
+official_kat_txt, official_kat_entries = FILES.official_kat_txt, FILES.official_kat_entries
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(FILES.main())

@@ -3,8 +3,10 @@
 """Layouts of the official BLAKE2 reference files (testvectors/<hash>-kat.txt and the entries of
 blake2-kat.json) and of our extended vectors, filled from whatever hash function a generator passes
 in, so gen_vectors.py (BLAKE2b), gen_blake2s.py (BLAKE2s), gen_blake2bp.py (BLAKE2bp) and
-gen_blake2sp.py (BLAKE2sp) write byte-identical formats by construction.
-Standard library only; nothing here computes a hash.
+gen_blake2sp.py (BLAKE2sp) write byte-identical formats by construction. SingleNode and TreeMode
+are those generators but for their data: each script names its member of the family
+(blake2_tree's BLAKE2B, BLAKE2S, BLAKE2BP, BLAKE2SP) and what only it has.
+Standard library only; nothing here computes a hash itself (hashlib and blake2_tree do).
 """
 
 import argparse
@@ -16,7 +18,6 @@ from pathlib import Path
 # The official files use this key for every keyed entry: bytes 0x00..0x3f for BLAKE2b/BLAKE2bp,
 # the first 32 of them (0x00..0x1f, the longest key) for BLAKE2s/BLAKE2sp.
 OFFICIAL_KEY = bytes(range(64))
-OFFICIAL_KEY_BLAKE2S = bytes(range(32))
 OFFICIAL_INPUT_COUNT = 256
 
 # Messages longer than this are described by pattern and length instead of being stored.
@@ -216,25 +217,87 @@ def write_files(files: dict, directory: Path) -> int:
     return 0
 
 
-def single_main(description: str, generated_files, random_cases, generator: str) -> int:
-    """Command line of gen_vectors.py and gen_blake2s.py: write, --check, or --random N.
-    random_cases(count, seed, max_length) -> entries."""
+def _parser(description: str) -> argparse.ArgumentParser:
+    """The options every generator has: --check and --dir."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--check", action="store_true",
                         help="compare the files on disk with a fresh generation; exit 1 if any "
                         "differs")
     parser.add_argument("--dir", type=Path, default=Path(__file__).resolve().parent,
                         help="directory holding the generated files (default: next to this script)")
-    parser.add_argument("--random", type=int, metavar="N",
-                        help="write N random parameterised cases to --output instead")
-    parser.add_argument("--seed", type=int,
-                        help="seed for --random (default: $B2_SEED, else fresh; always printed)")
-    parser.add_argument("--max-length", type=int, default=4096,
-                        help="longest random message for --random (default 4096)")
-    parser.add_argument("--output", type=Path, help="output file for --random")
-    args = parser.parse_args()
+    return parser
 
-    if args.random is not None:
+
+class _Generator:
+    """What the four generators share: the official files of `hash_name` from keyed_digest and
+    the write/--check driver. `script` is the generator's __file__, `doc` its docstring."""
+
+    def __init__(self, hash_name: str, official_key: bytes, script: str, doc: str):
+        self.hash_name, self.official_key = hash_name, official_key
+        self.script, self.description = Path(script).name, doc.splitlines()[0]
+
+    def keyed_digest(self, message: bytes, key: bytes) -> bytes:
+        raise NotImplementedError
+
+    def extended_entries(self) -> list:
+        raise NotImplementedError
+
+    def official_kat_txt(self) -> bytes:
+        return official_kat_txt(self.keyed_digest, self.official_key)
+
+    def official_kat_entries(self) -> list:
+        return official_kat_entries(self.hash_name, self.keyed_digest, self.official_key)
+
+    def generated_files(self) -> dict:
+        return {f"{self.hash_name}-kat.txt": self.official_kat_txt(),
+                f"{self.hash_name}-kat.json": format_json_array(self.official_kat_entries()),
+                f"{self.hash_name}-extended.json": format_json_array(self.extended_entries())}
+
+    def check_or_write(self, args) -> int:
+        if args.check:
+            return check_files(self.generated_files(), args.dir, self.script)
+        return write_files(self.generated_files(), args.dir)
+
+
+class SingleNode(_Generator):
+    """BLAKE2b or BLAKE2s (gen_vectors.py, gen_blake2s.py) from hashlib alone: of `variant`, a
+    blake2_tree.Blake2, only the sizes and hashlib_new are used."""
+
+    def __init__(self, variant, script: str, doc: str):
+        super().__init__(variant.name, OFFICIAL_KEY[:variant.out], script, doc)
+        self.variant = variant
+
+    def digest(self, message: bytes, key: bytes = b"", salt: bytes = b"", custom: bytes = b"",
+               size: int = 0) -> bytes:
+        """size 0: the longest digest."""
+        return self.variant.hashlib_new(message, key=key, salt=salt, person=custom,
+                                        digest_size=size or self.variant.out).digest()
+
+    def keyed_digest(self, message: bytes, key: bytes) -> bytes:
+        return self.digest(message, key)
+
+    def extended_entries(self) -> list:
+        variant = self.variant
+        return single_extended_entries(self.digest, variant.out, variant.salt_bytes, variant.block)
+
+    def random_entries(self, count: int, seed: int, max_length: int) -> list:
+        variant = self.variant
+        return random_entries(self.digest, variant.out, variant.salt_bytes, count, seed,
+                              max_length)
+
+    def main(self) -> int:
+        """Command line: write, --check, or --random N."""
+        parser = _parser(self.description)
+        parser.add_argument("--random", type=int, metavar="N",
+                            help="write N random parameterised cases to --output instead")
+        parser.add_argument("--seed", type=int,
+                            help="seed for --random (default: $B2_SEED, else fresh; always printed)")
+        parser.add_argument("--max-length", type=int, default=4096,
+                            help="longest random message for --random (default 4096)")
+        parser.add_argument("--output", type=Path, help="output file for --random")
+        args = parser.parse_args()
+        if args.random is None:
+            return self.check_or_write(args)
         if args.output is None:
             parser.error("--random needs --output")
         seed = args.seed
@@ -243,35 +306,56 @@ def single_main(description: str, generated_files, random_cases, generator: str)
         if seed is None:
             seed = random.SystemRandom().randrange(2**32)
         print(f"random cases: {args.random}, seed {seed} (reproduce with --seed {seed})")
-        args.output.write_bytes(format_json_array(random_cases(args.random, seed,
-                                                               args.max_length)))
+        entries = self.random_entries(args.random, seed, args.max_length)
+        args.output.write_bytes(format_json_array(entries))
         return 0
-    if args.check:
-        return check_files(generated_files(), args.dir, generator)
-    return write_files(generated_files(), args.dir)
 
 
-def tree_main(description: str, generated_files, digest, generator: str,
-              verify_official=None) -> int:
-    """Command line of gen_blake2bp.py and gen_blake2sp.py: write, --check, --hash FILE...,
-    and --verify-official DIR where the generator has verify_official(dir) -> exit code."""
-    parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--check", action="store_true",
-                        help="compare the files on disk with a fresh generation; exit 1 if any "
-                        "differs")
-    parser.add_argument("--dir", type=Path, default=Path(__file__).resolve().parent,
-                        help="directory holding the generated files (default: next to this script)")
-    if verify_official is not None:
-        parser.add_argument("--verify-official", type=Path, metavar="DIR")
-    parser.add_argument("--hash", type=Path, nargs="+", metavar="FILE",
-                        help='print "<hex>  <file>" (unkeyed) for each file')
-    args = parser.parse_args()
-    if args.hash:
-        for path in args.hash:
-            print(f"{digest(path.read_bytes()).hex()}  {path}")
-        return 0
-    if getattr(args, "verify_official", None) is not None:
-        return verify_official(args.verify_official)
-    if args.check:
-        return check_files(generated_files(), args.dir, generator)
-    return write_files(generated_files(), args.dir)
+class TreeMode(_Generator):
+    """BLAKE2bp or BLAKE2sp (gen_blake2bp.py, gen_blake2sp.py): `tree` is a blake2_tree.Tree,
+    `extended_lengths` the message lengths of the extended vectors."""
+
+    def __init__(self, tree, extended_lengths: list, script: str, doc: str):
+        super().__init__(tree.name, OFFICIAL_KEY[:tree.variant.out], script, doc)
+        self.tree, self.extended_lengths = tree, extended_lengths
+
+    def digest(self, message: bytes, key: bytes = b"") -> bytes:
+        return self.tree.digest(message, key)
+
+    def keyed_digest(self, message: bytes, key: bytes) -> bytes:
+        return self.digest(message, key)
+
+    def check_pure_against_hashlib(self) -> None:
+        self.tree.check_pure_against_hashlib()
+
+    def tree_digest(self, message: bytes, key: bytes, salt: bytes, custom: bytes,
+                    size: int) -> bytes:
+        out = self.tree.variant.out
+        assert not salt and not custom and size == out, \
+            f"{self.hash_name} has no salt/custom, size {out} only"
+        return self.digest(message, key)
+
+    def extended_entries(self) -> list:
+        return tree_extended_entries(self.tree_digest, self.extended_lengths,
+                                     self.tree.variant.out)
+
+    def generated_files(self) -> dict:
+        self.check_pure_against_hashlib()
+        return super().generated_files()
+
+    def main(self, verify_official=None) -> int:
+        """Command line: write, --check, --hash FILE..., and --verify-official DIR where the
+        generator has verify_official(dir) -> exit code."""
+        parser = _parser(self.description)
+        if verify_official is not None:
+            parser.add_argument("--verify-official", type=Path, metavar="DIR")
+        parser.add_argument("--hash", type=Path, nargs="+", metavar="FILE",
+                            help='print "<hex>  <file>" (unkeyed) for each file')
+        args = parser.parse_args()
+        if args.hash:
+            for path in args.hash:
+                print(f"{self.digest(path.read_bytes()).hex()}  {path}")
+            return 0
+        if getattr(args, "verify_official", None) is not None:
+            return verify_official(args.verify_official)
+        return self.check_or_write(args)

@@ -21,6 +21,7 @@
 
 #include "b2test/check.hpp"
 #include "direct_module.hpp"
+#include "registry.hpp"
 
 namespace {
 
@@ -209,7 +210,8 @@ int main() {
                       " key words found where the whole key was left on the stack");
 
     int served = 0;
-    for (const char* kernel : {"ref", "x64", "ssse3", "avx", "avx2", "avx512"}) {
+    for (const blake2simd::registry::KernelRow& row : blake2simd::registry::kKernelRows) {
+        const char* kernel = row.name;
         direct_module::Instance instance;
         if (!instance.open(kernel)) {
             std::printf("FAIL: provider instance for %s\n", kernel);
