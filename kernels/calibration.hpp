@@ -1,4 +1,4 @@
-// Timing shared by the single-lane (dispatch.cpp) and 4-lane (dispatch_lanes4.cpp) calibrations.
+// Timing shared by every calibration of the selection skeleton (dispatch_skeleton.hpp).
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -46,8 +46,8 @@ struct Calibration {
     double microseconds_spent;
 };
 
-// The calibration step both halves of dispatch share: best-of-rounds timing of the usable
-// candidates, each call doing `units_per_call` units of work (blocks, 4-lane steps).
+// The calibration step every choice shares: best-of-rounds timing of the usable
+// candidates, each call doing `units_per_call` units of work (blocks, multi-lane steps).
 template <size_t Count, class IsUsable, class TimeOne>
 Calibration<Count> calibrate_candidates(int max_rounds, double budget_microseconds,
                                         size_t units_per_call, IsUsable is_usable,

@@ -1,4 +1,4 @@
-// The one describer behind both selections' buildinfo text: "<kernel> (<why>)".
+// The one describer behind every selection's buildinfo text: "<kernel> (<why>)".
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 

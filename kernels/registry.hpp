@@ -17,6 +17,9 @@
 
 namespace blake2simd::registry {
 
+// The request for the measured choice (`kernel = auto`; an empty request means the same).
+inline constexpr const char* kAutomaticRequest = "auto";
+
 // What a CPU must offer before any code of the kernel may run.
 enum class CpuNeed : uint8_t { nothing, x86_64, ssse3, avx, avx2, avx512vl };
 
