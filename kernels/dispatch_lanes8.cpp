@@ -66,18 +66,24 @@ Lanes8Selection choose_named(std::string_view request, const View& view) noexcep
     return skeleton::choose_lanes_named(named);
 }
 
+const char* refusal(const registry::KernelRow* row, const cpu::CpuFeatures& features) noexcept {
+    if (row == nullptr || !row->built) {
+        return "is unknown or not built in";
+    }
+    return cpu_can_run(row->id, features) ? "has no usable 8-lane or BLAKE2s form"
+                                          : "is not supported by this CPU";
+}
+
 // Why the automatic choice serves, for the description.
-void describe_fallback(std::string_view request, char* out, size_t size) noexcept {
-    const registry::KernelRow* row = requested_row(request);
+void describe_fallback(std::string_view request, const cpu::CpuFeatures& features, char* out,
+                       size_t size) noexcept {
     if (skeleton::wants_automatic(request)) {
         std::snprintf(out, size, "%s", registry::kAutomaticRequest);
     } else if (!skeleton::looks_like_kernel_name(request)) {
         std::snprintf(out, size, "%s", skeleton::kNotAName);
     } else {
-        const char* reason = row != nullptr && row->built ? "has no usable 8-lane or BLAKE2s form"
-                                                          : "is unknown or not built in";
         std::snprintf(out, size, "auto; requested '%.*s' %s", static_cast<int>(request.size()),
-                      request.data(), reason);
+                      request.data(), refusal(requested_row(request), features));
     }
 }
 
@@ -96,7 +102,7 @@ Lanes8Selection choose_lanes8(std::string_view request, const cpu::CpuFeatures& 
         return named;
     }
     char lead[128];
-    describe_fallback(request, lead, sizeof lead);
+    describe_fallback(request, features, lead, sizeof lead);
     return skeleton::finish_lanes<Lanes8Traits>(skeleton::choose_lanes_automatic(view, lead));
 }
 
