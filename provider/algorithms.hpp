@@ -10,5 +10,9 @@ extern const OSSL_DISPATCH kDigestBlake2b512Functions[];
 extern const OSSL_DISPATCH kMacBlake2bFunctions[];
 extern const OSSL_DISPATCH kDigestBlake2bp512Functions[];
 extern const OSSL_DISPATCH kMacBlake2bpFunctions[];
+extern const OSSL_DISPATCH kDigestBlake2s256Functions[];
+extern const OSSL_DISPATCH kMacBlake2sFunctions[];
+extern const OSSL_DISPATCH kDigestBlake2sp256Functions[];
+extern const OSSL_DISPATCH kMacBlake2spFunctions[];
 
 }  // namespace blake2simd

@@ -8,19 +8,51 @@
 #include <new>
 #include <type_traits>
 
+#include "blake2_family.hpp"
 #include "cleanse.hpp"
 #include "errors.hpp"
 #include "provider_context.hpp"
 
 namespace blake2simd {
 
+// The kernel a context of `Kernel`'s family runs on; nullptr when no kernel passed its self-test
+// (the BLAKE2s choice exists whenever the BLAKE2b one does).
+template <class Kernel>
+const Kernel* chosen_kernel(const KernelChoice& choice) noexcept;
+
+template <>
+inline const KernelInfo* chosen_kernel<KernelInfo>(const KernelChoice& choice) noexcept {
+    return choice.kernel;
+}
+
+template <>
+inline const Blake2sKernelInfo* chosen_kernel<Blake2sKernelInfo>(
+    const KernelChoice& choice) noexcept {
+    return choice.kernel != nullptr ? choice.blake2s : nullptr;
+}
+
+// The many-lane kernel a tree-mode context of the family runs its leaves on, and its entry.
+inline Lanes4Kernel chosen_lanes(const KernelChoice& choice, Blake2bFamily) noexcept {
+    return choice.lanes4;
+}
+inline Lanes8Kernel chosen_lanes(const KernelChoice& choice, Blake2sFamily) noexcept {
+    return choice.lanes8;
+}
+inline Compress4Fn lanes_entry(const Lanes4Kernel& lanes) noexcept {
+    return lanes.compress4;
+}
+inline Blake2sCompress8Fn lanes_entry(const Lanes8Kernel& lanes) noexcept {
+    return lanes.compress8;
+}
+
 // Contexts live in the core's allocator (so CRYPTO_set_mem_functions sees them) and are
 // cleansed when freed: they hold keys and chaining values.
 template <class Context>
 Context* new_context(void* provctx) noexcept {
     static_assert(std::is_trivially_copyable_v<Context> && alignof(Context) <= 16);
+    using Kernel = std::remove_cv_t<std::remove_pointer_t<decltype(Context::kernel)>>;
     auto* provider = static_cast<ProviderContext*>(provctx);
-    const KernelInfo* kernel = provider->kernel_choice().kernel;
+    const Kernel* kernel = chosen_kernel<Kernel>(provider->kernel_choice());
     if (kernel == nullptr) {
         B2_RAISE(provider, Reason::no_kernel_available);
         return nullptr;

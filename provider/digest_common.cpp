@@ -1,4 +1,4 @@
-// What the BLAKE2B-512 and BLAKE2BP-512 digests share: their fixed params and ctx param tables.
+// What the digests of both families share: their fixed params and ctx param tables.
 // SPDX-License-Identifier: Apache-2.0
 #include "digest_common.hpp"
 #include "baseline_guard.hpp"
@@ -6,7 +6,6 @@
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 
-#include "blake2b_engine.hpp"
 #include "errors.hpp"
 #include "names.hpp"
 #include "ossl_param.hpp"
@@ -31,8 +30,8 @@ bool fill(OSSL_PARAM params[], const char* key, Value value,
 
 }  // namespace
 
-bool get_digest_params(OSSL_PARAM params[], size_t digest_size) noexcept {
-    return fill(params, OSSL_DIGEST_PARAM_BLOCK_SIZE, kBlockBytes, param::set_size_t) &&
+bool get_digest_params(OSSL_PARAM params[], size_t block_size, size_t digest_size) noexcept {
+    return fill(params, OSSL_DIGEST_PARAM_BLOCK_SIZE, block_size, param::set_size_t) &&
            fill(params, OSSL_DIGEST_PARAM_SIZE, digest_size, param::set_size_t) &&
            fill(params, OSSL_DIGEST_PARAM_XOF, 0, param::set_int) &&
            fill(params, OSSL_DIGEST_PARAM_ALGID_ABSENT, 0, param::set_int);

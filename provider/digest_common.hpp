@@ -1,4 +1,4 @@
-// What the BLAKE2B-512 and BLAKE2BP-512 digests share: their fixed params and ctx param tables.
+// What the digests of both families share: their fixed params and ctx param tables.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -8,14 +8,14 @@
 
 namespace blake2simd {
 
-// Fills block size, `digest_size`, and the XOF and algorithm-id flags both digests share; a
+// Fills `block_size`, `digest_size`, and the XOF and algorithm-id flags every digest shares; a
 // param that cannot take its value fails the call, with a reason raised.
-bool get_digest_params(OSSL_PARAM params[], size_t digest_size) noexcept;
+bool get_digest_params(OSSL_PARAM params[], size_t block_size, size_t digest_size) noexcept;
 
 extern const OSSL_PARAM kDigestGettableParams[];
 
-// Both digests list salt and custom: BLAKE2b applies them, and BLAKE2bp's callers reach its
-// refusal (with its reason) instead of a generic "unknown parameter".
+// Every digest lists salt and custom: BLAKE2b and BLAKE2s apply them, and the tree modes'
+// callers reach their refusal (with its reason) instead of a generic "unknown parameter".
 extern const OSSL_PARAM kDigestSettableCtxParams[];
 
 extern const OSSL_PARAM kDigestGettableCtxParams[];

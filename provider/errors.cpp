@@ -32,6 +32,15 @@ const OSSL_ITEM kReasonStrings[] = {
     B2_REASON(blake2bp_salt, "salt is not supported by BLAKE2bp"),
     B2_REASON(blake2bp_custom, "custom (personalization) is not supported by BLAKE2bp"),
     B2_REASON(no_kernel_available, "no BLAKE2b kernel passed its self-test"),
+    B2_REASON(blake2s_invalid_key_length, "invalid key length (BLAKE2s: must be 1..32 bytes)"),
+    B2_REASON(blake2s_invalid_salt_length,
+              "invalid salt length (BLAKE2s: must be at most 8 bytes)"),
+    B2_REASON(blake2s_invalid_custom_length,
+              "invalid custom length (BLAKE2s: must be at most 8 bytes)"),
+    B2_REASON(blake2s_invalid_output_size, "invalid output size (BLAKE2s: must be 1..32 bytes)"),
+    B2_REASON(blake2sp_output_size, "invalid output size (BLAKE2sp is 32 bytes only)"),
+    B2_REASON(blake2sp_salt, "salt is not supported by BLAKE2sp"),
+    B2_REASON(blake2sp_custom, "custom (personalization) is not supported by BLAKE2sp"),
     {0, nullptr},
 };
 

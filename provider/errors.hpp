@@ -25,6 +25,14 @@ enum class Reason : int {
     blake2bp_salt,
     blake2bp_custom,
     no_kernel_available,
+    // The BLAKE2s family's limits (their texts name them); the rest is shared with BLAKE2b.
+    blake2s_invalid_key_length,
+    blake2s_invalid_salt_length,
+    blake2s_invalid_custom_length,
+    blake2s_invalid_output_size,
+    blake2sp_output_size,
+    blake2sp_salt,
+    blake2sp_custom,
 };
 
 // The table handed to libcrypto through OSSL_FUNC_PROVIDER_GET_REASON_STRINGS.

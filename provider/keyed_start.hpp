@@ -1,4 +1,4 @@
-// The start of a keyed BLAKE2b message, computed once per key and parameter set: a MAC that
+// The start of a keyed BLAKE2 message, computed once per key and parameter set: a MAC that
 // re-inits with the same key resumes from the chaining value after the key block instead of
 // compressing the key block again. Only the empty message needs the key block itself as its
 // final block; it is rebuilt from the key when that happens (rebuild_key_block).
@@ -7,18 +7,22 @@
 
 #include <cstdint>
 
-#include "blake2b_engine.hpp"
+#include "blake2_engine.hpp"
 #include "cleanse.hpp"
 
 namespace blake2simd {
 
 // Trivially copyable (it lives in contexts OpenSSL copies); key material, cleansed by its owner
 // on free.
+template <class Family>
 class KeyedStart final {
   public:
+    using Engine = Blake2Engine<Family>;
+    using Compress = typename Family::Compress;
+
     // Leaves `engine` just after the key block, from the cached chaining value. False, with
     // `engine` untouched, when nothing is cached (then call compute()).
-    bool resume(Blake2bEngine& engine, CompressFn compress, uint8_t digest_length) noexcept {
+    bool resume(Engine& engine, Compress compress, uint8_t digest_length) noexcept {
         if (m_state == State::empty) {
             return false;
         }
@@ -30,8 +34,8 @@ class KeyedStart final {
     // The engine compresses the key block itself (no temporary engine or state copies, and the
     // state the next compression loads is the one the kernel just stored); the chaining value
     // after it is cached.
-    void compute(Blake2bEngine& engine, CompressFn compress, const Blake2bParams& params,
-                 const uint8_t (&padded_key)[kMaxKeyBytes]) noexcept {
+    void compute(Engine& engine, Compress compress, const Blake2Params<Family>& params,
+                 const typename Engine::PaddedKey& padded_key) noexcept {
         engine.start_after_key_block(compress, params, padded_key);
         m_after_key_block = engine.state();
         m_state = State::resumed_without_message;
@@ -49,8 +53,8 @@ class KeyedStart final {
     bool needs_key_block() const noexcept { return m_state == State::resumed_without_message; }
 
     // Moves the engine back to "key block buffered" under the configuration it started with.
-    void rebuild_key_block(Blake2bEngine& engine, CompressFn compress, const Blake2bParams& params,
-                           const uint8_t (&padded_key)[kMaxKeyBytes]) noexcept {
+    void rebuild_key_block(Engine& engine, Compress compress, const Blake2Params<Family>& params,
+                           const typename Engine::PaddedKey& padded_key) noexcept {
         engine.start_keyed_empty(compress, params, padded_key);
         m_state = State::cached;
     }
@@ -71,7 +75,7 @@ class KeyedStart final {
     // resumed_without_message: cached, and the engine sits just after the key block.
     enum class State : uint8_t { empty, cached, resumed_without_message };
 
-    Blake2bState m_after_key_block;
+    typename Family::State m_after_key_block;
     State m_state;
 };
 

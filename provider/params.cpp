@@ -1,4 +1,5 @@
-// BLAKE2b parameter parsing for the digest and MAC, plus the size and key readers BLAKE2bp uses.
+// Parameter parsing for the digests and MACs of both families, plus the size and key readers the
+// tree modes use.
 // SPDX-License-Identifier: Apache-2.0
 #include "params.hpp"
 #include "baseline_guard.hpp"
@@ -44,17 +45,14 @@ bool is_named(const char* key, const char* name) noexcept {
 
 }  // namespace
 
-Blake2bParams Blake2bSettings::to_params(uint8_t key_length) const noexcept {
-    Blake2bParams params;
+template <class Family>
+Blake2Params<Family> Blake2Settings<Family>::to_params(uint8_t key_length) const noexcept {
+    Blake2Params<Family> params;
     params.digest_length = output_size;
     params.key_length = key_length;
-    std::memcpy(params.salt, salt, kSaltBytes);
-    std::memcpy(params.personal, personal, kPersonalBytes);
+    std::memcpy(params.salt, salt, Family::kSaltBytes);
+    std::memcpy(params.personal, personal, Family::kPersonalBytes);
     return params;
-}
-
-bool is_valid_key_length(size_t length) noexcept {
-    return length >= 1 && length <= kMaxKeyBytes;
 }
 
 bool parse_size_param(const OSSL_PARAM* p, size_t min, size_t max, Reason out_of_range,
@@ -71,6 +69,7 @@ bool parse_size_param(const OSSL_PARAM* p, size_t min, size_t max, Reason out_of
     return true;
 }
 
+template <class Family>
 bool parse_key_param(const OSSL_PARAM* p, KeyArgument& key, Reason& failure) noexcept {
     const uint8_t* bytes = nullptr;
     size_t size = 0;
@@ -78,8 +77,8 @@ bool parse_key_param(const OSSL_PARAM* p, KeyArgument& key, Reason& failure) noe
         failure = Reason::wrong_param_type;
         return false;
     }
-    if (!is_valid_key_length(size)) {
-        failure = Reason::invalid_key_length;
+    if (!is_valid_key_length<Family>(size)) {
+        failure = ParamReasons<Family>::key_length;
         return false;
     }
     key.bytes = bytes;
@@ -87,9 +86,11 @@ bool parse_key_param(const OSSL_PARAM* p, KeyArgument& key, Reason& failure) noe
     return true;
 }
 
-bool parse_params(const OSSL_PARAM params[], const Blake2bSettings& current, KeyPolicy key_policy,
-                  ParsedParams& parsed, Reason& failure) noexcept {
-    parsed = ParsedParams{};
+template <class Family>
+bool parse_params(const OSSL_PARAM params[], const Blake2Settings<Family>& current,
+                  KeyPolicy key_policy, ParsedParams<Family>& parsed, Reason& failure) noexcept {
+    using Reasons = ParamReasons<Family>;
+    parsed = ParsedParams<Family>{};
     parsed.settings = current;
     if (params == nullptr) {
         return true;
@@ -97,32 +98,43 @@ bool parse_params(const OSSL_PARAM params[], const Blake2bSettings& current, Key
     const OSSL_PARAM* p = nullptr;
     if ((p = param::locate(params, OSSL_MAC_PARAM_SIZE)) != nullptr) {
         size_t size = 0;
-        if (!parse_size_param(p, 1, kMaxDigestBytes, Reason::invalid_output_size, size, failure)) {
+        if (!parse_size_param(p, 1, Family::kMaxDigestBytes, Reasons::output_size, size, failure)) {
             return false;
         }
         parsed.settings.output_size = static_cast<uint8_t>(size);
         parsed.settings_changed = true;
     }
     if ((p = param::locate(params, OSSL_MAC_PARAM_SALT)) != nullptr) {
-        if (!parse_padded_field(p, parsed.settings.salt, kSaltBytes, Reason::invalid_salt_length,
+        if (!parse_padded_field(p, parsed.settings.salt, Family::kSaltBytes, Reasons::salt_length,
                                 failure)) {
             return false;
         }
         parsed.settings_changed = true;
     }
     if ((p = param::locate(params, OSSL_MAC_PARAM_CUSTOM)) != nullptr) {
-        if (!parse_padded_field(p, parsed.settings.personal, kPersonalBytes,
-                                Reason::invalid_custom_length, failure)) {
+        if (!parse_padded_field(p, parsed.settings.personal, Family::kPersonalBytes,
+                                Reasons::custom_length, failure)) {
             return false;
         }
         parsed.settings_changed = true;
     }
     if (key_policy == KeyPolicy::accept &&
         (p = param::locate(params, OSSL_MAC_PARAM_KEY)) != nullptr) {
-        return parse_key_param(p, parsed.key, failure);
+        return parse_key_param<Family>(p, parsed.key, failure);
     }
     return true;
 }
+
+template struct Blake2Settings<Blake2bFamily>;
+template struct Blake2Settings<Blake2sFamily>;
+template bool parse_key_param<Blake2bFamily>(const OSSL_PARAM*, KeyArgument&, Reason&) noexcept;
+template bool parse_key_param<Blake2sFamily>(const OSSL_PARAM*, KeyArgument&, Reason&) noexcept;
+template bool parse_params<Blake2bFamily>(const OSSL_PARAM[], const Blake2Settings<Blake2bFamily>&,
+                                          KeyPolicy, ParsedParams<Blake2bFamily>&,
+                                          Reason&) noexcept;
+template bool parse_params<Blake2sFamily>(const OSSL_PARAM[], const Blake2Settings<Blake2sFamily>&,
+                                          KeyPolicy, ParsedParams<Blake2sFamily>&,
+                                          Reason&) noexcept;
 
 Reason setter_failure(param::Status status) noexcept {
     return status == param::Status::wrong_type ? Reason::wrong_param_type

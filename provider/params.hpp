@@ -1,4 +1,5 @@
-// BLAKE2b parameter parsing for the digest and MAC, plus the size and key readers BLAKE2bp uses.
+// Parameter parsing for the digests and MACs of both families, plus the size and key readers the
+// tree modes use.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -7,28 +8,58 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "blake2b_engine.hpp"
+#include "blake2_engine.hpp"
 #include "errors.hpp"
 #include "ossl_param.hpp"
 
 namespace blake2simd {
 
-// What a caller can configure; it takes effect at the next init.
-struct Blake2bSettings {
-    uint8_t output_size = kMaxDigestBytes;
-    uint8_t salt[kSaltBytes] = {};
-    uint8_t personal[kPersonalBytes] = {};
+// The reasons a family's limits are refused with: their texts name the family's limits.
+template <class Family>
+struct ParamReasons;
 
-    Blake2bParams to_params(uint8_t key_length) const noexcept;
+template <>
+struct ParamReasons<Blake2bFamily> {
+    static constexpr Reason key_length = Reason::invalid_key_length;
+    static constexpr Reason salt_length = Reason::invalid_salt_length;
+    static constexpr Reason custom_length = Reason::invalid_custom_length;
+    static constexpr Reason output_size = Reason::invalid_output_size;
+    static constexpr Reason tree_output_size = Reason::blake2bp_output_size;
+    static constexpr Reason tree_salt = Reason::blake2bp_salt;
+    static constexpr Reason tree_custom = Reason::blake2bp_custom;
 };
+
+template <>
+struct ParamReasons<Blake2sFamily> {
+    static constexpr Reason key_length = Reason::blake2s_invalid_key_length;
+    static constexpr Reason salt_length = Reason::blake2s_invalid_salt_length;
+    static constexpr Reason custom_length = Reason::blake2s_invalid_custom_length;
+    static constexpr Reason output_size = Reason::blake2s_invalid_output_size;
+    static constexpr Reason tree_output_size = Reason::blake2sp_output_size;
+    static constexpr Reason tree_salt = Reason::blake2sp_salt;
+    static constexpr Reason tree_custom = Reason::blake2sp_custom;
+};
+
+// What a caller can configure; it takes effect at the next init.
+template <class Family>
+struct Blake2Settings {
+    uint8_t output_size = Family::kMaxDigestBytes;
+    uint8_t salt[Family::kSaltBytes] = {};
+    uint8_t personal[Family::kPersonalBytes] = {};
+
+    Blake2Params<Family> to_params(uint8_t key_length) const noexcept;
+};
+
+using Blake2bSettings = Blake2Settings<Blake2bFamily>;
 
 struct KeyArgument {
     const uint8_t* bytes = nullptr;  // nullptr: no key given
     size_t length = 0;
 };
 
+template <class Family>
 struct ParsedParams {
-    Blake2bSettings settings;  // the current settings with every given param applied
+    Blake2Settings<Family> settings;  // the current settings with every given param applied
     bool settings_changed = false;
     KeyArgument key;  // a "key" param; only parsed when the caller accepts keys
 };
@@ -37,10 +68,14 @@ enum class KeyPolicy { reject, accept };
 
 // Validates every recognised parameter before anything is applied, so a failing call
 // changes nothing. Unknown parameters are ignored, as everywhere in OpenSSL.
-bool parse_params(const OSSL_PARAM params[], const Blake2bSettings& current, KeyPolicy key_policy,
-                  ParsedParams& parsed, Reason& failure) noexcept;
+template <class Family>
+bool parse_params(const OSSL_PARAM params[], const Blake2Settings<Family>& current,
+                  KeyPolicy key_policy, ParsedParams<Family>& parsed, Reason& failure) noexcept;
 
-bool is_valid_key_length(size_t length) noexcept;
+template <class Family>
+constexpr bool is_valid_key_length(size_t length) noexcept {
+    return length >= 1 && length <= Family::kMaxKeyBytes;
+}
 
 // An integer param read as size_t and required to lie in [min, max]. A param of another type,
 // or with no data, is wrong_param_type and never read (OpenSSL 3.0's getters would dereference
@@ -49,6 +84,7 @@ bool parse_size_param(const OSSL_PARAM* p, size_t min, size_t max, Reason out_of
                       size_t& size, Reason& failure) noexcept;
 
 // The "key" param: an octet string of a valid key length, referenced (not copied) by `key`.
+template <class Family>
 bool parse_key_param(const OSSL_PARAM* p, KeyArgument& key, Reason& failure) noexcept;
 
 // The reason a param setter's failure is reported with: the caller's param has the wrong type,

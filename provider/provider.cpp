@@ -63,12 +63,18 @@ const OSSL_ALGORITHM kDigests[] = {
      "BLAKE2b-512 (blake2simd)"},
     {names::kDigestBlake2bp512, names::kProperties, kDigestBlake2bp512Functions,
      "BLAKE2bp-512, 4-way parallel tree mode (blake2simd)"},
+    {names::kDigestBlake2s256, names::kProperties, kDigestBlake2s256Functions,
+     "BLAKE2s-256 (blake2simd)"},
+    {names::kDigestBlake2sp256, names::kProperties, kDigestBlake2sp256Functions,
+     "BLAKE2sp-256, 8-way parallel tree mode (blake2simd)"},
     {nullptr, nullptr, nullptr, nullptr},
 };
 
 const OSSL_ALGORITHM kMacs[] = {
     {names::kMacBlake2b, names::kProperties, kMacBlake2bFunctions, "BLAKE2b MAC (blake2simd)"},
     {names::kMacBlake2bp, names::kProperties, kMacBlake2bpFunctions, "BLAKE2bp MAC (blake2simd)"},
+    {names::kMacBlake2s, names::kProperties, kMacBlake2sFunctions, "BLAKE2s MAC (blake2simd)"},
+    {names::kMacBlake2sp, names::kProperties, kMacBlake2spFunctions, "BLAKE2sp MAC (blake2simd)"},
     {nullptr, nullptr, nullptr, nullptr},
 };
 

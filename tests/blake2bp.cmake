@@ -1,5 +1,6 @@
-# BLAKE2bp (digest BLAKE2BP-512, MAC BLAKE2BPMAC): vectors, 4-lane kernels, EVP on every kernel,
-# the openssl CLI. Label "blake2bp" on everything.
+# The tree modes. BLAKE2bp (digest BLAKE2BP-512, MAC BLAKE2BPMAC): vectors, 4-lane kernels, EVP on
+# every kernel, the openssl CLI; label "blake2bp" on everything. The EVP program also checks
+# BLAKE2sp (BLAKE2SP-256, BLAKE2SPMAC; label "blake2sp"), on whichever kernel serves it.
 # SPDX-License-Identifier: Apache-2.0
 #
 # Included from tests/CMakeLists.txt after vectors.cmake (b2_add_evp_test, Python3).
@@ -22,14 +23,14 @@ set_tests_properties(blake2bp.lanes4 PROPERTIES LABELS "kernels;blake2bp" TIMEOU
 # --- EVP: automatic kernel, then each kernel forced (skipped where not served)
 b2_add_evp_test(NAME blake2bp.evp TARGET test_blake2bp
                 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_blake2bp.cpp
-                LABELS vectors provider blake2bp)
+                LABELS vectors provider blake2bp blake2sp)
 # Each kernel this build has (the build's list, kernels/CMakeLists.txt): the x86 kernels only
 # in an x86-64 build, elsewhere the reference alone.
 get_property(b2_built_kernels GLOBAL PROPERTY B2_KERNELS)
 foreach(b2_kernel IN LISTS b2_built_kernels)
   b2_add_evp_test(NAME blake2bp.evp_${b2_kernel} TARGET test_blake2bp
                   ENVIRONMENT BLAKE2SIMD_KERNEL=${b2_kernel} B2_SKIP_UNLESS_KERNEL=${b2_kernel}
-                  LABELS vectors provider blake2bp)
+                  LABELS vectors provider blake2bp blake2sp)
 endforeach()
 
 # --- openssl dgst / mac

@@ -6,8 +6,8 @@ set(b2_hardening_dir ${CMAKE_CURRENT_LIST_DIR}/hardening)
 
 # The streaming engine compiled into a test, with the kernel library, for engine-level tests
 # and the fuzzers (the module exports nothing but OSSL_provider_init).
-add_library(b2_engine_for_tests STATIC ${PROJECT_SOURCE_DIR}/provider/blake2b_engine.cpp
-                                       ${PROJECT_SOURCE_DIR}/provider/blake2bp_engine.cpp)
+add_library(b2_engine_for_tests STATIC ${PROJECT_SOURCE_DIR}/provider/blake2_engine.cpp
+                                       ${PROJECT_SOURCE_DIR}/provider/tree_engine.cpp)
 target_include_directories(b2_engine_for_tests PUBLIC ${PROJECT_SOURCE_DIR}/provider
                                                       ${b2_hardening_dir} ${B2_TEST_SUPPORT_DIR})
 target_link_libraries(b2_engine_for_tests PUBLIC blake2simd_kernels OpenSSL::Crypto

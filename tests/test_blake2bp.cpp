@@ -1,9 +1,12 @@
-// BLAKE2BP-512 and BLAKE2BPMAC through EVP: official and extended vectors (one-shot and split
-// updates), streaming consistency, duplication, and the parameter/life-cycle error rules.
+// The tree modes through EVP, BLAKE2BP-512/BLAKE2BPMAC and BLAKE2SP-256/BLAKE2SPMAC: official and
+// extended vectors (one-shot and split updates), streaming consistency, duplication, and the
+// parameter/life-cycle error rules.
 // SPDX-License-Identifier: Apache-2.0
 //
 // Runs on whichever kernel serves; the CTest entries force each kernel with BLAKE2SIMD_KERNEL
-// and skip (77) through B2_SKIP_UNLESS_KERNEL where this host or build lacks it.
+// and skip (77) through B2_SKIP_UNLESS_KERNEL where this host or build lacks it for BLAKE2bp.
+// BLAKE2sp's kernel may fall back to the automatic choice (a kernel without a BLAKE2s form), so
+// it is held only to B2_ALLOWED_KERNELS.
 // B2_SEED=<n> reproduces the random splits (the seed is printed).
 #include <openssl/core_names.h>
 #include <openssl/err.h>
@@ -31,9 +34,40 @@ using b2test::MacCtxPtr;
 using b2test::MdCtxPtr;
 using Bytes = std::vector<uint8_t>;
 
-constexpr const char* kDigest = "BLAKE2BP-512";
-constexpr const char* kMac = "BLAKE2BPMAC";
-constexpr size_t kOutput = 64;
+// One tree mode, its sizes, vector files and refusal reasons.
+struct Tree {
+    const char* family;  // "BLAKE2bp"
+    const char* digest;
+    const char* mac;
+    size_t output;
+    size_t block;
+    size_t max_key;
+    const char* official_hash;
+    const char* official_file;
+    const char* extended_file;
+    const char* size_reason;
+};
+
+const Tree kBlake2bp{"BLAKE2bp",
+                     "BLAKE2BP-512",
+                     "BLAKE2BPMAC",
+                     64,
+                     128,
+                     64,
+                     "blake2bp",
+                     "blake2bp-kat.json",
+                     "blake2bp-extended.json",
+                     "BLAKE2bp is 64 bytes only"};
+const Tree kBlake2sp{"BLAKE2sp",
+                     "BLAKE2SP-256",
+                     "BLAKE2SPMAC",
+                     32,
+                     64,
+                     32,
+                     "blake2sp",
+                     "blake2sp-kat.json",
+                     "blake2sp-extended.json",
+                     "BLAKE2sp is 32 bytes only"};
 
 struct Vector {
     std::string name;
@@ -42,13 +76,13 @@ struct Vector {
     Bytes expected;
 };
 
-// The official layout ({"hash","in","key","out"}), "blake2bp" entries only.
-std::vector<Vector> load_official(const std::string& path) {
+// The official layout ({"hash","in","key","out"}), the entries of `hash` only.
+std::vector<Vector> load_official(const std::string& path, const std::string& hash) {
     std::vector<Vector> vectors;
     size_t index = 0;
     for (const b2test::JsonObject& object : b2test::read_json_objects(path)) {
         const std::string name = "kat#" + std::to_string(index++);
-        if (object.string("hash") != "blake2bp") {
+        if (object.string("hash") != hash) {
             continue;
         }
         vectors.push_back({name, b2test::hex_field(object, "in", name),
@@ -58,11 +92,11 @@ std::vector<Vector> load_official(const std::string& path) {
     return vectors;
 }
 
-std::vector<Vector> load_extended(const std::string& path) {
+std::vector<Vector> load_extended(const std::string& path, size_t output) {
     std::vector<Vector> vectors;
     for (const b2test::Blake2bVector& v : b2test::load_extended(path)) {
-        if (v.size != kOutput || !v.salt.empty() || !v.custom.empty()) {
-            throw std::runtime_error(path + ": entry " + v.name + " is not plain BLAKE2bp");
+        if (v.size != output || !v.salt.empty() || !v.custom.empty()) {
+            throw std::runtime_error(path + ": entry " + v.name + " is not a plain tree hash");
         }
         vectors.push_back({v.name, v.message, v.key, v.expected});
     }
@@ -71,12 +105,13 @@ std::vector<Vector> load_extended(const std::string& path) {
 
 class Tester final {
   public:
-    Tester(b2test::Report& report, const b2test::ProviderSession& session, uint64_t seed)
-        : m_report(report), m_random(seed) {
-        m_md = session.fetch_md(kDigest, b2test::kOurPropq);
-        m_mac = session.fetch_mac(kMac, b2test::kOurPropq);
-        B2_REQUIRE(m_md != nullptr, "fetch BLAKE2BP-512 from blake2simd");
-        B2_REQUIRE(m_mac != nullptr, "fetch BLAKE2BPMAC from blake2simd");
+    Tester(b2test::Report& report, const b2test::ProviderSession& session, const Tree& tree,
+           uint64_t seed)
+        : m_report(report), m_tree(tree), m_output(tree.output), m_random(seed) {
+        m_md = session.fetch_md(tree.digest, b2test::kOurPropq);
+        m_mac = session.fetch_mac(tree.mac, b2test::kOurPropq);
+        B2_REQUIRE(m_md != nullptr, std::string("fetch ") + tree.digest + " from blake2simd");
+        B2_REQUIRE(m_mac != nullptr, std::string("fetch ") + tree.mac + " from blake2simd");
         m_md_ctx.reset(EVP_MD_CTX_new());
         m_mac_ctx.reset(EVP_MAC_CTX_new(m_mac.get()));
         B2_REQUIRE(m_md_ctx != nullptr && m_mac_ctx != nullptr, "context allocation");
@@ -140,7 +175,7 @@ class Tester final {
                 byte = static_cast<uint8_t>(m_random());
             }
             if (i % 2 == 1) {
-                v.key.resize(1 + m_random() % 64);
+                v.key.resize(1 + m_random() % m_tree.max_key);
                 for (auto& byte : v.key) {
                     byte = static_cast<uint8_t>(m_random());
                 }
@@ -165,11 +200,11 @@ class Tester final {
             MdCtxPtr copy(EVP_MD_CTX_new());
             B2_REQUIRE(copy && EVP_MD_CTX_copy_ex(copy.get(), m_md_ctx.get()) == 1, "copy");
             for (EVP_MD_CTX* ctx : {m_md_ctx.get(), copy.get()}) {
-                Bytes out(kOutput);
+                Bytes out(m_output);
                 unsigned int length = 0;
                 const bool ok =
                     EVP_DigestUpdate(ctx, v.message.data() + half, v.message.size() - half) == 1 &&
-                    EVP_DigestFinal_ex(ctx, out.data(), &length) == 1 && length == kOutput;
+                    EVP_DigestFinal_ex(ctx, out.data(), &length) == 1 && length == m_output;
                 B2_CHECK(m_report, ok && out == v.expected, v.name + " digest duplicate");
             }
         } else {
@@ -179,23 +214,24 @@ class Tester final {
             MacCtxPtr copy(EVP_MAC_CTX_dup(m_mac_ctx.get()));
             B2_REQUIRE(copy != nullptr, "EVP_MAC_CTX_dup");
             for (EVP_MAC_CTX* ctx : {m_mac_ctx.get(), copy.get()}) {
-                Bytes out(kOutput);
+                Bytes out(m_output);
                 size_t length = 0;
                 const bool ok =
                     EVP_MAC_update(ctx, v.message.data() + half, v.message.size() - half) == 1 &&
-                    EVP_MAC_final(ctx, out.data(), &length, out.size()) == 1 && length == kOutput;
+                    EVP_MAC_final(ctx, out.data(), &length, out.size()) == 1 && length == m_output;
                 B2_CHECK(m_report, ok && out == v.expected, v.name + " MAC duplicate");
             }
         }
     }
 
     void check_sizes() {
-        B2_CHECK(m_report, EVP_MD_get_size(m_md.get()) == static_cast<int>(kOutput),
+        B2_CHECK(m_report, EVP_MD_get_size(m_md.get()) == static_cast<int>(m_output),
                  "EVP_MD_get_size");
-        B2_CHECK(m_report, EVP_MD_get_block_size(m_md.get()) == 128, "EVP_MD_get_block_size");
+        B2_CHECK(m_report, EVP_MD_get_block_size(m_md.get()) == static_cast<int>(m_tree.block),
+                 "EVP_MD_get_block_size");
         const uint8_t key[1] = {7};
         B2_REQUIRE(EVP_MAC_init(m_mac_ctx.get(), key, 1, nullptr) == 1, "mac init");
-        B2_CHECK(m_report, EVP_MAC_CTX_get_mac_size(m_mac_ctx.get()) == kOutput, "MAC size");
+        B2_CHECK(m_report, EVP_MAC_CTX_get_mac_size(m_mac_ctx.get()) == m_output, "MAC size");
     }
 
     // Failure expected, with a reason text containing `reason`.
@@ -210,17 +246,18 @@ class Tester final {
 
     void check_digest_errors() {
         EVP_MD_CTX* ctx = m_md_ctx.get();
-        for (const size_t size : {size_t{1}, size_t{32}, size_t{63}, size_t{65}}) {
+        for (const size_t size : {size_t{1}, m_output / 2, m_output - 1, m_output + 1}) {
             b2test::Blake2bParams params;
             params.set_size(size);
             expect_failure(EVP_DigestInit_ex2(ctx, m_md.get(), params.build(kFaceDigest)) == 1,
-                           "digest size " + std::to_string(size), "BLAKE2bp is 64 bytes only");
+                           "digest size " + std::to_string(size), m_tree.size_reason);
         }
         {
             b2test::Blake2bParams params;
-            params.set_size(64);
+            params.set_size(m_output);
             const auto out = b2test::run_digest(ctx, m_md.get(), params.build(kFaceDigest), {});
-            B2_CHECK(m_report, out && out->size() == kOutput, "digest size 64 accepted");
+            B2_CHECK(m_report, out && out->size() == m_output,
+                     "digest size of the output accepted");
         }
         const uint8_t field[16] = {1, 2, 3};
         for (const size_t length : {size_t{0}, size_t{16}}) {
@@ -236,7 +273,7 @@ class Tester final {
         }
         // Life cycle: update after final and a second final fail.
         B2_REQUIRE(EVP_DigestInit_ex2(ctx, m_md.get(), nullptr) == 1, "init");
-        Bytes out(kOutput);
+        Bytes out(m_output);
         unsigned int length = 0;
         B2_REQUIRE(EVP_DigestFinal_ex(ctx, out.data(), &length) == 1, "final");
         expect_failure(EVP_DigestUpdate(ctx, "x", 1) == 1, "digest update after final",
@@ -253,27 +290,28 @@ class Tester final {
             expect_failure(EVP_MAC_init(fresh.get(), nullptr, 0, nullptr) == 1,
                            "MAC init without key", "no key set");
         }
-        // Key lengths 0 and 65 refused, as argument and as param.
+        // Key lengths 0 and max + 1 refused, as argument and as param.
         MacCtxPtr ctx(EVP_MAC_CTX_new(m_mac.get()));
-        const Bytes long_key(65, 0x11);
+        const Bytes long_key(m_tree.max_key + 1, 0x11);
+        const std::string too_long = "MAC key of " + std::to_string(long_key.size());
         expect_failure(EVP_MAC_init(ctx.get(), long_key.data(), 0, nullptr) == 1, "MAC key of 0",
                        "invalid key length");
-        expect_failure(EVP_MAC_init(ctx.get(), long_key.data(), 65, nullptr) == 1, "MAC key of 65",
-                       "invalid key length");
+        expect_failure(EVP_MAC_init(ctx.get(), long_key.data(), long_key.size(), nullptr) == 1,
+                       too_long, "invalid key length");
         {
             OSSL_PARAM params[] = {
-                OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_KEY,
-                                                  const_cast<uint8_t*>(long_key.data()), 65),
+                OSSL_PARAM_construct_octet_string(
+                    OSSL_MAC_PARAM_KEY, const_cast<uint8_t*>(long_key.data()), long_key.size()),
                 OSSL_PARAM_construct_end()};
-            expect_failure(EVP_MAC_CTX_set_params(ctx.get(), params) == 1, "MAC key param of 65",
+            expect_failure(EVP_MAC_CTX_set_params(ctx.get(), params) == 1, too_long + " (param)",
                            "invalid key length");
         }
         // Sizes, salt, custom.
-        for (const size_t size : {size_t{32}, size_t{65}}) {
+        for (const size_t size : {m_output / 2, m_output + 1}) {
             b2test::Blake2bParams params;
             params.set_size(size);
             expect_failure(EVP_MAC_CTX_set_params(ctx.get(), params.build(kFaceMac)) == 1,
-                           "MAC size " + std::to_string(size), "BLAKE2bp is 64 bytes only");
+                           "MAC size " + std::to_string(size), m_tree.size_reason);
         }
         const uint8_t field[8] = {9};
         {
@@ -292,7 +330,7 @@ class Tester final {
             EVP_MAC_init(ctx.get(), reference.key.data(), reference.key.size(), nullptr) == 1,
             "MAC init with key");
         {
-            const Bytes other_key(32, 0x5c);
+            const Bytes other_key(m_tree.max_key / 2, 0x5c);
             const uint8_t salt[4] = {1, 2, 3, 4};
             OSSL_PARAM params[] = {
                 OSSL_PARAM_construct_octet_string(
@@ -306,7 +344,7 @@ class Tester final {
                            "init with key + salt", "salt is not supported");
         }
         for (int round = 0; round < 2; ++round) {
-            Bytes out(kOutput);
+            Bytes out(m_output);
             size_t length = 0;
             const bool ok = EVP_MAC_init(ctx.get(), nullptr, 0, nullptr) == 1 &&
                             EVP_MAC_update(ctx.get(), reference.message.data(),
@@ -317,10 +355,10 @@ class Tester final {
         }
         // Life cycle.
         B2_REQUIRE(EVP_MAC_init(ctx.get(), nullptr, 0, nullptr) == 1, "re-init");
-        Bytes out(kOutput);
+        Bytes out(m_output);
         size_t length = 0;
-        expect_failure(EVP_MAC_final(ctx.get(), out.data(), &length, kOutput - 1) == 1,
-                       "MAC final into 63 bytes", "buffer too small");
+        expect_failure(EVP_MAC_final(ctx.get(), out.data(), &length, m_output - 1) == 1,
+                       "MAC final into one byte less", "buffer too small");
         B2_REQUIRE(EVP_MAC_final(ctx.get(), out.data(), &length, out.size()) == 1, "final");
         expect_failure(EVP_MAC_update(ctx.get(), reinterpret_cast<const uint8_t*>("x"), 1) == 1,
                        "MAC update after final", "update after final");
@@ -335,6 +373,8 @@ class Tester final {
     static constexpr auto kFaceMac = b2test::Blake2bParams::Face::mac;
 
     b2test::Report& m_report;
+    const Tree& m_tree;
+    const size_t m_output;  // the tree's digest size
     std::mt19937_64 m_random;
     b2test::MdPtr m_md;
     b2test::MacPtr m_mac;
@@ -351,43 +391,54 @@ uint64_t choose_seed() {
     return std::random_device{}();
 }
 
-}  // namespace
-
-int main() {
-    b2test::Report report("test_blake2bp");
-    const b2test::ProviderSession session(b2test::ProviderSession::Default::exclude);
-    const uint64_t seed = choose_seed();
-    std::printf("seed %" PRIu64 " (reproduce with B2_SEED=%" PRIu64 ")\n", seed, seed);
-    Tester tester(report, session, seed);
-
-    const std::string kernel = tester.kernel();
-    const b2test::KernelPolicy policy;
-    if (policy.wants_skip(kernel)) {
-        return b2test::kSkipExitCode;
+// B2_ALLOWED_KERNELS (the kernels a CPU model runs) binds BLAKE2sp's kernel too.
+void check_allowed(b2test::Report& report, const std::string& served, const char* where) {
+    const char* allowed = std::getenv("B2_ALLOWED_KERNELS");
+    if (allowed == nullptr || *allowed == '\0') {
+        return;
     }
-    policy.check(report, kernel, "BLAKE2bp");
-    std::printf("kernel %s\n", kernel.c_str());
+    const std::string list = std::string(",") + allowed + ",";
+    B2_CHECK(report, list.find("," + served + ",") != std::string::npos,
+             std::string(where) + ": kernel " + served + " not in B2_ALLOWED_KERNELS=" + allowed);
+}
+
+// False if the test must be skipped (the kernel asked for does not serve BLAKE2bp).
+bool run_tree(b2test::Report& report, const b2test::ProviderSession& session, const Tree& tree,
+              uint64_t seed, bool bound_to_request) {
+    Tester tester(report, session, tree, seed);
+    const std::string kernel = tester.kernel();
+    if (bound_to_request) {
+        const b2test::KernelPolicy policy;
+        if (policy.wants_skip(kernel)) {
+            return false;
+        }
+        policy.check(report, kernel, tree.family);
+    } else {
+        check_allowed(report, kernel, tree.family);
+    }
+    std::printf("%s: kernel %s\n", tree.family, kernel.c_str());
 
     std::vector<Vector> official;
     std::vector<Vector> extended;
     try {
-        official = load_official(b2test::vectors_path("blake2bp-kat.json"));
-        extended = load_extended(b2test::vectors_path("blake2bp-extended.json"));
+        official = load_official(b2test::vectors_path(tree.official_file), tree.official_hash);
+        extended = load_extended(b2test::vectors_path(tree.extended_file), tree.output);
     } catch (const std::exception& error) {
         b2test::fatal(error.what());
     }
-    B2_REQUIRE(official.size() == 512, "blake2bp-kat.json has 512 blake2bp entries");
+    B2_REQUIRE(official.size() == 512,
+               std::string(tree.official_file) + " has 512 " + tree.official_hash + " entries");
     size_t keyed = 0;
     for (const Vector& v : official) {
         keyed += v.key.empty() ? 0 : 1;
         tester.check_vector(v);
     }
-    B2_CHECK(report, keyed == 256, "256 keyed official entries");
+    B2_CHECK(report, keyed == 256, std::string(tree.family) + ": 256 keyed official entries");
     for (const Vector& v : extended) {
         tester.check_vector(v);
     }
-    std::printf("vectors: %zu official (%zu keyed), %zu extended\n", official.size(), keyed,
-                extended.size());
+    std::printf("%s vectors: %zu official (%zu keyed), %zu extended\n", tree.family,
+                official.size(), keyed, extended.size());
 
     for (const Vector& v : extended) {
         if (v.message.size() > 2000 && v.message.size() < 100000) {
@@ -399,5 +450,19 @@ int main() {
     tester.set_keyed_reference(official.back());
     tester.check_digest_errors();
     tester.check_mac_errors();
+    return true;
+}
+
+}  // namespace
+
+int main() {
+    b2test::Report report("test_blake2bp");
+    const b2test::ProviderSession session(b2test::ProviderSession::Default::exclude);
+    const uint64_t seed = choose_seed();
+    std::printf("seed %" PRIu64 " (reproduce with B2_SEED=%" PRIu64 ")\n", seed, seed);
+    if (!run_tree(report, session, kBlake2bp, seed, true)) {
+        return b2test::kSkipExitCode;
+    }
+    run_tree(report, session, kBlake2sp, seed, false);
     return report.finish();
 }

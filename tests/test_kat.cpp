@@ -1,10 +1,12 @@
-// Known-answer tests through EVP only: official BLAKE2b KATs and our extended hashlib vectors.
+// Known-answer tests through EVP only: the official KATs of BLAKE2b, BLAKE2s and BLAKE2sp (digest
+// and MAC) and our extended hashlib vectors (salt, personalization, every size, long messages).
 // SPDX-License-Identifier: Apache-2.0
 //
 // Usage: test_kat [--quick]   (--quick: first 64 official entries of each kind and the
 // extended entries up to 8 KiB, for emulated runs). Honours B2_EXPECT_KERNEL,
 // B2_ALLOWED_KERNELS and B2_SKIP_UNLESS_KERNEL (see tests/support/b2test/evp.hpp).
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <string>
@@ -18,9 +20,57 @@ using b2test::Blake2bParams;
 using b2test::Blake2bVector;
 using b2test::Report;
 
-constexpr const char* kDigestAlias = "BLAKE2b512";
-constexpr const char* kDigestOid = "1.3.6.1.4.1.1722.12.2.1.16";
-constexpr const char* kMacOid = "1.3.6.1.4.1.1722.12.2.1";
+// One algorithm pair (digest and MAC) and its vector files.
+struct Algorithm {
+    const char* family;  // "BLAKE2b": the messages' name for it
+    const char* digest;
+    const char* mac;
+    std::vector<const char*> digest_names;  // aliases and OIDs, each must reach us
+    std::vector<const char*> mac_names;
+    const char* official_hash;  // the "hash" of its entries in the official JSON layout
+    const char* official_file;
+    const char* extended_file;
+    size_t block_bytes;
+    size_t min_extended;
+    bool takes_params;  // size/salt/custom (the tree modes take none)
+};
+
+const Algorithm kBlake2b{"BLAKE2b",
+                         "BLAKE2B-512",
+                         "BLAKE2BMAC",
+                         {"BLAKE2B-512", "BLAKE2b512", "1.3.6.1.4.1.1722.12.2.1.16", "blake2b-512"},
+                         {"BLAKE2BMAC", "1.3.6.1.4.1.1722.12.2.1", "blake2bmac"},
+                         "blake2b",
+                         "blake2b-kat.json",
+                         "blake2b-extended.json",
+                         128,
+                         300,
+                         true};
+// Served by a BLAKE2s kernel; a request naming a kernel without a BLAKE2s form falls back to
+// the automatic choice, so only the BLAKE2b kernel is held to the request.
+const Algorithm kBlake2s{"BLAKE2s",
+                         "BLAKE2S-256",
+                         "BLAKE2SMAC",
+                         {"BLAKE2S-256", "BLAKE2s256", "1.3.6.1.4.1.1722.12.2.2.8", "blake2s-256"},
+                         {"BLAKE2SMAC", "1.3.6.1.4.1.1722.12.2.2", "blake2smac"},
+                         "blake2s",
+                         "blake2s-kat.json",
+                         "blake2s-extended.json",
+                         64,
+                         250,
+                         true};
+const Algorithm kBlake2sp{"BLAKE2sp",
+                          "BLAKE2SP-256",
+                          "BLAKE2SPMAC",
+                          {"BLAKE2SP-256", "blake2sp-256"},
+                          {"BLAKE2SPMAC", "blake2spmac"},
+                          "blake2sp",
+                          "blake2sp-kat.json",
+                          "blake2sp-extended.json",
+                          64,
+                          150,
+                          false};
+
 constexpr size_t kQuickOfficialPerKind = 64;
 constexpr size_t kQuickMaxExtendedLength = 8193;
 
@@ -35,8 +85,8 @@ std::string describe(const Blake2bVector& vector, const char* how,
 }
 
 // A split that varies with the entry: a few short pieces (one empty) straddling block edges.
-std::vector<size_t> pieces_for(size_t index) {
-    return {index % 7, 0, 128 - index % 128, 1, 129};
+std::vector<size_t> pieces_for(size_t index, size_t block_bytes) {
+    return {index % 7, 0, block_bytes - index % block_bytes, 1, block_bytes + 1};
 }
 
 b2test::MdPtr fetch_digest_checked(Report& report, const b2test::ProviderSession& session,
@@ -61,9 +111,23 @@ b2test::MacPtr fetch_mac_checked(Report& report, const b2test::ProviderSession& 
     return mac;
 }
 
+// B2_ALLOWED_KERNELS (the kernels a CPU model runs) binds every family's kernel.
+void check_allowed(Report& report, const std::string& served, const char* where) {
+    const char* allowed = std::getenv("B2_ALLOWED_KERNELS");
+    if (allowed == nullptr || *allowed == '\0') {
+        return;
+    }
+    const std::string list = std::string(",") + allowed + ",";
+    B2_CHECK(report, list.find("," + served + ",") != std::string::npos,
+             std::string(where) + ": kernel " + served + " not in B2_ALLOWED_KERNELS=" + allowed);
+}
+
 // Reads the kernel from a freshly initialised ctx of each face, prints it and applies the
-// environment policy. Returns true if the test must be skipped.
-bool report_kernels(Report& report, const EVP_MD* md, const EVP_MAC* mac) {
+// environment policy. Returns true if the test must be skipped. `bound_to_request`: the BLAKE2b
+// kernel must be the requested one; the other families' may fall back to the automatic choice
+// (then only B2_ALLOWED_KERNELS applies).
+bool report_kernels(Report& report, const Algorithm& algorithm, const EVP_MD* md,
+                    const EVP_MAC* mac, bool bound_to_request) {
     const b2test::KernelPolicy policy;
     b2test::MdCtxPtr md_ctx(EVP_MD_CTX_new());
     B2_REQUIRE(md_ctx && EVP_DigestInit_ex2(md_ctx.get(), md, nullptr) == 1, "digest init");
@@ -79,18 +143,26 @@ bool report_kernels(Report& report, const EVP_MD* md, const EVP_MAC* mac) {
 
     const std::string digest_name = digest_kernel.value_or("(unknown)");
     const std::string mac_name = mac_kernel.value_or("(unknown)");
-    std::printf("kernel serving BLAKE2B-512: %s, BLAKE2BMAC: %s\n", digest_name.c_str(),
-                mac_name.c_str());
-    if (policy.wants_skip(digest_name) || policy.wants_skip(mac_name)) {
-        return true;
+    std::printf("kernel serving %s: %s, %s: %s\n", algorithm.digest, digest_name.c_str(),
+                algorithm.mac, mac_name.c_str());
+    if (bound_to_request) {
+        if (policy.wants_skip(digest_name) || policy.wants_skip(mac_name)) {
+            return true;
+        }
+        policy.check(report, digest_name, "digest");
+        policy.check(report, mac_name, "MAC");
+        return false;
     }
-    policy.check(report, digest_name, "digest");
-    policy.check(report, mac_name, "MAC");
+    B2_CHECK(report, digest_name == mac_name,
+             std::string(algorithm.family) + ": digest kernel " + digest_name + ", MAC kernel " +
+                 mac_name);
+    check_allowed(report, digest_name, algorithm.digest);
     return false;
 }
 
 void check_digest_vector(Report& report, EVP_MD_CTX* ctx, const EVP_MD* md,
-                         const Blake2bVector& vector, size_t index, bool with_params) {
+                         const Blake2bVector& vector, size_t index, bool with_params,
+                         size_t block_bytes) {
     Blake2bParams params;
     if (with_params) {
         // All three every time (empty salt/custom included): settings may persist across
@@ -114,13 +186,13 @@ void check_digest_vector(Report& report, EVP_MD_CTX* ctx, const EVP_MD* md,
                  vector.name + ": gettable size " + std::to_string(reported));
     }
 
-    const std::vector<size_t> pieces = pieces_for(index);
+    const std::vector<size_t> pieces = pieces_for(index, block_bytes);
     const auto split = b2test::run_digest(ctx, md, built, vector.message, pieces);
     B2_CHECK(report, split == vector.expected, describe(vector, "digest, split updates", split));
 }
 
 void check_mac_vector(Report& report, EVP_MAC_CTX* ctx, const Blake2bVector& vector, size_t index,
-                      bool with_params) {
+                      bool with_params, size_t block_bytes) {
     Blake2bParams params;
     if (with_params) {
         // All three every time (empty salt/custom included): settings may persist across
@@ -136,15 +208,18 @@ void check_mac_vector(Report& report, EVP_MAC_CTX* ctx, const Blake2bVector& vec
              vector.name + ": EVP_MAC_CTX_get_mac_size " +
                  std::to_string(EVP_MAC_CTX_get_mac_size(ctx)));
 
-    const std::vector<size_t> pieces = pieces_for(index);
+    const std::vector<size_t> pieces = pieces_for(index, block_bytes);
     const auto split = b2test::run_mac(ctx, vector.key, built, vector.message, pieces);
     B2_CHECK(report, split == vector.expected, describe(vector, "MAC, split updates", split));
 }
 
-void run_official(Report& report, const Options& options, const EVP_MD* md, const EVP_MAC* mac) {
-    const auto vectors = b2test::load_official_kat(b2test::vectors_path("blake2b-kat.json"));
+void run_official(Report& report, const Options& options, const Algorithm& algorithm,
+                  const EVP_MD* md, const EVP_MAC* mac) {
+    const auto vectors = b2test::load_official_kat(b2test::vectors_path(algorithm.official_file),
+                                                   algorithm.official_hash);
     B2_CHECK(report, vectors.size() == 512,
-             "official blake2b entries: " + std::to_string(vectors.size()));
+             std::string("official ") + algorithm.official_hash +
+                 " entries: " + std::to_string(vectors.size()));
     b2test::MdCtxPtr md_ctx(EVP_MD_CTX_new());
     b2test::MacCtxPtr mac_ctx(EVP_MAC_CTX_new(const_cast<EVP_MAC*>(mac)));
     B2_REQUIRE(md_ctx && mac_ctx, "ctx allocation");
@@ -154,12 +229,14 @@ void run_official(Report& report, const Options& options, const EVP_MD* md, cons
         const Blake2bVector& vector = vectors[index];
         if (vector.key.empty()) {
             if (!options.quick || unkeyed < kQuickOfficialPerKind) {
-                check_digest_vector(report, md_ctx.get(), md, vector, index, false);
+                check_digest_vector(report, md_ctx.get(), md, vector, index, false,
+                                    algorithm.block_bytes);
             }
             ++unkeyed;
         } else {
             if (!options.quick || keyed < kQuickOfficialPerKind) {
-                check_mac_vector(report, mac_ctx.get(), vector, index, false);
+                check_mac_vector(report, mac_ctx.get(), vector, index, false,
+                                 algorithm.block_bytes);
             }
             ++keyed;
         }
@@ -167,13 +244,15 @@ void run_official(Report& report, const Options& options, const EVP_MD* md, cons
     B2_CHECK(report, unkeyed == 256 && keyed == 256,
              "official split: " + std::to_string(unkeyed) + " unkeyed, " + std::to_string(keyed) +
                  " keyed");
-    std::printf("official KAT: %zu unkeyed, %zu keyed entries%s\n", unkeyed, keyed,
-                options.quick ? " (quick: first 64 of each checked)" : "");
+    std::printf("%s official KAT: %zu unkeyed, %zu keyed entries%s\n", algorithm.family, unkeyed,
+                keyed, options.quick ? " (quick: first 64 of each checked)" : "");
 }
 
-void run_extended(Report& report, const Options& options, const EVP_MD* md, const EVP_MAC* mac) {
-    const auto vectors = b2test::load_extended(b2test::vectors_path("blake2b-extended.json"));
-    B2_CHECK(report, vectors.size() >= 300, "extended entries: " + std::to_string(vectors.size()));
+void run_extended(Report& report, const Options& options, const Algorithm& algorithm,
+                  const EVP_MD* md, const EVP_MAC* mac) {
+    const auto vectors = b2test::load_extended(b2test::vectors_path(algorithm.extended_file));
+    B2_CHECK(report, vectors.size() >= algorithm.min_extended,
+             std::string(algorithm.extended_file) + " entries: " + std::to_string(vectors.size()));
     b2test::MdCtxPtr md_ctx(EVP_MD_CTX_new());
     b2test::MacCtxPtr mac_ctx(EVP_MAC_CTX_new(const_cast<EVP_MAC*>(mac)));
     B2_REQUIRE(md_ctx && mac_ctx, "ctx allocation");
@@ -183,26 +262,33 @@ void run_extended(Report& report, const Options& options, const EVP_MD* md, cons
         if (options.quick && vector.message.size() > kQuickMaxExtendedLength) {
             continue;
         }
+        const bool with_params = algorithm.takes_params;
+        B2_CHECK(report,
+                 with_params || (vector.salt.empty() && vector.custom.empty() &&
+                                 vector.size == static_cast<size_t>(EVP_MD_get_size(md))),
+                 vector.name + ": salt, custom or size given to a tree mode");
         if (vector.key.empty()) {
-            check_digest_vector(report, md_ctx.get(), md, vector, index, true);
+            check_digest_vector(report, md_ctx.get(), md, vector, index, with_params,
+                                algorithm.block_bytes);
         } else {
-            check_mac_vector(report, mac_ctx.get(), vector, index, true);
+            check_mac_vector(report, mac_ctx.get(), vector, index, with_params,
+                             algorithm.block_bytes);
         }
         ++checked;
     }
-    std::printf("extended vectors: %zu of %zu entries checked\n", checked, vectors.size());
+    std::printf("%s extended vectors: %zu of %zu entries checked\n", algorithm.family, checked,
+                vectors.size());
 }
 
 // Every name must reach our implementation and compute the same thing.
-void run_aliases(Report& report, const b2test::ProviderSession& session, const EVP_MD* md,
-                 const EVP_MAC* mac) {
+void run_aliases(Report& report, const b2test::ProviderSession& session, const Algorithm& algorithm,
+                 const EVP_MD* md, const EVP_MAC* mac) {
     const std::vector<uint8_t> message = b2test::pattern_mod251(200);
     b2test::MdCtxPtr md_ctx(EVP_MD_CTX_new());
     const auto reference_digest = b2test::run_digest(md_ctx.get(), md, nullptr, message);
-    B2_CHECK(report, reference_digest.has_value(), "digest via BLAKE2B-512");
+    B2_CHECK(report, reference_digest.has_value(), std::string("digest via ") + algorithm.digest);
 
-    const char* digest_names[] = {"BLAKE2B-512", kDigestAlias, kDigestOid, "blake2b-512"};
-    for (const char* name : digest_names) {
+    for (const char* name : algorithm.digest_names) {
         for (const char* propq : {b2test::kOurPropq, static_cast<const char*>(nullptr)}) {
             const auto alias = fetch_digest_checked(report, session, name, propq);
             if (alias) {
@@ -212,11 +298,12 @@ void run_aliases(Report& report, const b2test::ProviderSession& session, const E
         }
     }
 
-    const std::vector<uint8_t> key = b2test::pattern_mod251(64);
+    const std::vector<uint8_t> key =
+        b2test::pattern_mod251(static_cast<size_t>(EVP_MD_get_size(md)));
     b2test::MacCtxPtr reference_ctx(EVP_MAC_CTX_new(const_cast<EVP_MAC*>(mac)));
     const auto reference_mac = b2test::run_mac(reference_ctx.get(), key, nullptr, message);
-    B2_CHECK(report, reference_mac.has_value(), "MAC via BLAKE2BMAC");
-    for (const char* name : {"BLAKE2BMAC", kMacOid, "blake2bmac"}) {
+    B2_CHECK(report, reference_mac.has_value(), std::string("MAC via ") + algorithm.mac);
+    for (const char* name : algorithm.mac_names) {
         for (const char* propq : {b2test::kOurPropq, static_cast<const char*>(nullptr)}) {
             const auto alias = fetch_mac_checked(report, session, name, propq);
             if (alias) {
@@ -228,19 +315,30 @@ void run_aliases(Report& report, const b2test::ProviderSession& session, const E
     }
 }
 
+// False if the test must be skipped (the BLAKE2b kernel asked for does not serve).
+bool run_algorithm(Report& report, const b2test::ProviderSession& session, const Options& options,
+                   const Algorithm& algorithm, bool bound_to_request) {
+    const auto md = fetch_digest_checked(report, session, algorithm.digest, b2test::kOurPropq);
+    const auto mac = fetch_mac_checked(report, session, algorithm.mac, b2test::kOurPropq);
+    B2_REQUIRE(md && mac, std::string("fetching ") + algorithm.digest + " and " + algorithm.mac +
+                              " from blake2simd");
+    if (report_kernels(report, algorithm, md.get(), mac.get(), bound_to_request)) {
+        return false;
+    }
+    run_aliases(report, session, algorithm, md.get(), mac.get());
+    run_official(report, options, algorithm, md.get(), mac.get());
+    run_extended(report, options, algorithm, md.get(), mac.get());
+    return true;
+}
+
 int run(const Options& options) {
     Report report("test_kat");
     const b2test::ProviderSession session(b2test::ProviderSession::Default::exclude);
-    const auto md = fetch_digest_checked(report, session, b2test::kDigestName, b2test::kOurPropq);
-    const auto mac = fetch_mac_checked(report, session, b2test::kMacName, b2test::kOurPropq);
-    B2_REQUIRE(md && mac, "fetching BLAKE2B-512 and BLAKE2BMAC from blake2simd");
-
-    if (report_kernels(report, md.get(), mac.get())) {
+    if (!run_algorithm(report, session, options, kBlake2b, true)) {
         return b2test::kSkipExitCode;
     }
-    run_aliases(report, session, md.get(), mac.get());
-    run_official(report, options, md.get(), mac.get());
-    run_extended(report, options, md.get(), mac.get());
+    run_algorithm(report, session, options, kBlake2s, false);
+    run_algorithm(report, session, options, kBlake2sp, false);
     return report.finish();
 }
 

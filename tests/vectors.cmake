@@ -28,9 +28,9 @@ foreach(b2_hash blake2s blake2sp)
                        PROPERTIES LABELS "vectors;${b2_hash}" SKIP_RETURN_CODE 77 TIMEOUT 60)
 endforeach()
 
-# --- EVP known answers and differential tests against our provider
+# --- EVP known answers (BLAKE2b, BLAKE2s, BLAKE2sp) and differential tests against our provider
 b2_add_evp_test(NAME evp.kat TARGET test_kat SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_kat.cpp
-                LABELS vectors provider)
+                LABELS vectors provider blake2s blake2sp)
 # Under an emulator (a cross build's tests) a fifth of the random cases: the same paths, in a
 # minute instead of three.
 set(b2_differential_args "")

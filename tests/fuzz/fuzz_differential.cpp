@@ -11,12 +11,12 @@
 #include <cstring>
 #include <vector>
 
-#include "blake2b_engine.hpp"
-#include "blake2bp_engine.hpp"
+#include "blake2_engine.hpp"
 #include "dispatch.hpp"
 #include "engine_kernels.hpp"
 #include "fuzz_common.hpp"
 #include "rfc7693.hpp"
+#include "tree_engine.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "b2test/check.hpp"
-#include "blake2b_engine.hpp"
+#include "blake2_engine.hpp"
 #include "dispatch.hpp"
 #include "engine_kernels.hpp"
 #include "rfc7693.hpp"

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "b2test/check.hpp"
-#include "blake2b_engine.hpp"
+#include "blake2_engine.hpp"
 #include "engine_kernels.hpp"
 #include "keyed_start.hpp"
 #include "rfc7693.hpp"
@@ -20,7 +20,7 @@ namespace {
 using blake2simd::Blake2bEngine;
 using blake2simd::Blake2bParams;
 using blake2simd::KernelInfo;
-using blake2simd::KeyedStart;
+using KeyedStart = blake2simd::KeyedStart<blake2simd::Blake2bFamily>;
 
 struct Case {
     size_t key_length;

@@ -1,4 +1,4 @@
-// Loads the vector files of vectors/ (official BLAKE2b KAT and our extended format).
+// Loads the vector files of vectors/ (official BLAKE2 KATs and our extended format).
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -16,7 +16,7 @@
 
 namespace b2test {
 
-// One BLAKE2b computation: a non-empty key means BLAKE2BMAC, otherwise the digest.
+// One BLAKE2 computation: a non-empty key means the MAC, otherwise the digest.
 struct Blake2bVector {
     std::string name;
     std::vector<uint8_t> message;
@@ -58,13 +58,15 @@ inline std::vector<uint8_t> hex_field(const JsonObject& object, const std::strin
     return *bytes;
 }
 
-// Entries in the official blake2-kat.json layout ({"hash","in","key","out"}); only "blake2b".
-inline std::vector<Blake2bVector> load_official_kat(const std::string& path) {
+// Entries in the official blake2-kat.json layout ({"hash","in","key","out"}); only those of
+// `hash` ("blake2b", "blake2s", "blake2sp", ...).
+inline std::vector<Blake2bVector> load_official_kat(const std::string& path,
+                                                    const std::string& hash = "blake2b") {
     std::vector<Blake2bVector> vectors;
     size_t index = 0;
     for (const JsonObject& object : read_json_objects(path)) {
         const std::string name = "official#" + std::to_string(index++);
-        if (object.string("hash") != "blake2b") {
+        if (object.string("hash") != hash) {
             continue;
         }
         Blake2bVector vector;

@@ -1,11 +1,12 @@
-// The BLAKE2bp streaming engine (BLAKE2 paper section 2.10; the reference blake2bp.c).
+// The tree-mode streaming engine (BLAKE2 paper section 2.10; the reference blake2bp.c and
+// blake2sp.c), for both families.
 // SPDX-License-Identifier: Apache-2.0
-#include "blake2bp_engine.hpp"
+#include "tree_engine.hpp"
 #include "baseline_guard.hpp"
 
 #include <cstring>
+#include <type_traits>
 
-#include "blake2b_engine.hpp"
 #include "cleanse.hpp"
 #include "digest_bytes.hpp"
 #include "scrub.hpp"
@@ -13,74 +14,86 @@
 namespace blake2simd {
 namespace {
 
-constexpr size_t kLastLeaf = kLanes - 1;
-
-// Every node: fanout 4, depth 2, unlimited leaf length, 64-byte inner hashes and output, the
-// key length (the root's too, although the root never absorbs the key).
-Blake2bParams node_params(size_t key_length, uint64_t node_offset, uint8_t node_depth) noexcept {
-    Blake2bParams params;
-    params.digest_length = kBlake2bpDigestBytes;
+// Every node: fanout = the leaf count, depth 2, unlimited leaf length, full-size inner hashes
+// and output, the key length (the root's too, although the root never absorbs the key).
+template <class Family>
+Blake2Params<Family> node_params(size_t key_length, uint64_t node_offset,
+                                 uint8_t node_depth) noexcept {
+    Blake2Params<Family> params;
+    params.digest_length = kTreeDigestBytes<Family>;
     params.key_length = static_cast<uint8_t>(key_length);
-    params.fanout = kLanes;
+    params.fanout = Family::kTreeLanes;
     params.depth = 2;
     params.leaf_length = 0;
     params.node_offset = node_offset;
     params.node_depth = node_depth;
-    params.inner_length = kBlake2bpDigestBytes;
+    params.inner_length = kTreeDigestBytes<Family>;
     return params;
 }
 
-void reset_state(Blake2bState& state, const Blake2bParams& params) noexcept {
+template <class Family>
+void reset_state(typename Family::State& state, const Blake2Params<Family>& params) noexcept {
     initial_chaining_value(params, state.h);
     state.t[0] = state.t[1] = 0;
     state.f[0] = state.f[1] = 0;
 }
 
-void mark_final(Blake2bState& state, bool last_node) noexcept {
-    state.f[0] = ~0ULL;
-    state.f[1] = last_node ? ~0ULL : 0;
+template <class State>
+void mark_final(State& state, bool last_node) noexcept {
+    using Word = std::remove_reference_t<decltype(state.f[0])>;
+    state.f[0] = ~Word{0};
+    state.f[1] = last_node ? ~Word{0} : 0;
 }
 
 }  // namespace
 
-void Blake2bpEngine::start(CompressFn compress, Compress4Fn compress4, const uint8_t* key,
-                           size_t key_length) noexcept {
+template <class Family>
+void TreeEngine<Family>::start(Compress compress, CompressLanes compress_lanes, const uint8_t* key,
+                               size_t key_length) noexcept {
     m_compress = compress;
-    m_compress4 = compress4;
+    m_compress_lanes = compress_lanes;
     m_pending_length = 0;
     m_key_length = static_cast<uint8_t>(key_length);
     std::memset(m_key, 0, sizeof m_key);
     if (key_length > 0) {
         std::memcpy(m_key, key, key_length);
     }
-    for (size_t leaf = 0; leaf < kLanes; ++leaf) {
-        reset_state(m_leaves[leaf], node_params(key_length, leaf, 0));
+    for (size_t leaf = 0; leaf < kLeaves; ++leaf) {
+        reset_state(m_leaves[leaf], node_params<Family>(key_length, leaf, 0));
     }
     if (key_length > 0) {
         // Not the last block of any leaf that later gets a message byte; finish() redoes
         // the leaves that get none.
         uint8_t key_block[kBlockBytes] = {};
         std::memcpy(key_block, key, key_length);
-        const uint8_t* const blocks[kLanes] = {key_block, key_block, key_block, key_block};
-        m_compress4(m_leaves, blocks, 1, 0, kBlockBytes);
+        const uint8_t* blocks[kLeaves];
+        for (const uint8_t*& block : blocks) {
+            block = key_block;
+        }
+        m_compress_lanes(m_leaves, blocks, 1, 0, kBlockBytes);
         cleanse(key_block, sizeof key_block);
         scrub_after_key_block();
     }
 }
 
-void Blake2bpEngine::compress_groups(const uint8_t* data, size_t groups) noexcept {
-    const uint8_t* const blocks[kLanes] = {data, data + kBlockBytes, data + 2 * kBlockBytes,
-                                           data + 3 * kBlockBytes};
-    m_compress4(m_leaves, blocks, groups, kGroupBytes, kBlockBytes);
+template <class Family>
+void TreeEngine<Family>::compress_groups(const uint8_t* data, size_t groups) noexcept {
+    const uint8_t* blocks[kLeaves];
+    for (size_t leaf = 0; leaf < kLeaves; ++leaf) {
+        blocks[leaf] = data + leaf * kBlockBytes;
+    }
+    m_compress_lanes(m_leaves, blocks, groups, kGroupBytes, kBlockBytes);
 }
 
-void Blake2bpEngine::absorb_pending_group() noexcept {
+template <class Family>
+void TreeEngine<Family>::absorb_pending_group() noexcept {
     compress_groups(m_pending, 1);
     m_pending_length -= static_cast<uint32_t>(kGroupBytes);
     std::memmove(m_pending, m_pending + kGroupBytes, m_pending_length);
 }
 
-void Blake2bpEngine::update(const uint8_t* data, size_t length) noexcept {
+template <class Family>
+void TreeEngine<Family>::update(const uint8_t* data, size_t length) noexcept {
     if (length == 0) {
         return;
     }
@@ -107,19 +120,21 @@ void Blake2bpEngine::update(const uint8_t* data, size_t length) noexcept {
     m_pending_length += static_cast<uint32_t>(length);
 }
 
-void Blake2bpEngine::finish_empty_leaf(size_t leaf) noexcept {
+template <class Family>
+void TreeEngine<Family>::finish_empty_leaf(size_t leaf) noexcept {
     // The leaf's whole input is its key block, or nothing: that block is also its last.
-    Blake2bState& state = m_leaves[leaf];
-    reset_state(state, node_params(m_key_length, leaf, 0));
+    auto& state = m_leaves[leaf];
+    reset_state(state, node_params<Family>(m_key_length, leaf, 0));
     uint8_t block[kBlockBytes] = {};
     std::memcpy(block, m_key, m_key_length);
-    mark_final(state, leaf == kLastLeaf);
+    mark_final(state, leaf == kLeaves - 1);
     m_compress(&state, block, 1, m_key_length > 0 ? kBlockBytes : 0);
     cleanse(block, sizeof block);
 }
 
-void Blake2bpEngine::finish_leaf(size_t leaf, uint8_t digest[kBlake2bpDigestBytes]) noexcept {
-    Blake2bState& state = m_leaves[leaf];
+template <class Family>
+void TreeEngine<Family>::finish_leaf(size_t leaf, uint8_t digest[kDigestBytes]) noexcept {
+    auto& state = m_leaves[leaf];
     size_t offset = leaf * kBlockBytes;
     if (m_pending_length <= offset) {
         // Every leaf keeps its last block pending, so only a leaf that never got a message
@@ -133,30 +148,33 @@ void Blake2bpEngine::finish_leaf(size_t leaf, uint8_t digest[kBlake2bpDigestByte
             m_pending_length - offset < kBlockBytes ? m_pending_length - offset : kBlockBytes;
         uint8_t block[kBlockBytes] = {};
         std::memcpy(block, m_pending + offset, tail);
-        mark_final(state, leaf == kLastLeaf);
-        m_compress(&state, block, 1, tail);
+        mark_final(state, leaf == kLeaves - 1);
+        m_compress(&state, block, 1, static_cast<uint32_t>(tail));
         cleanse(block, sizeof block);
     }
-    write_digest(state, digest, kBlake2bpDigestBytes);
+    write_digest(state, digest, kDigestBytes);
 }
 
-void Blake2bpEngine::finish(uint8_t* out) noexcept {
+template <class Family>
+void TreeEngine<Family>::finish(uint8_t* out) noexcept {
     // Leaves without a message byte compress the key block once more (finish_empty_leaf);
     // the last leaf is the first to go without.
     const bool key_block_compressed =
-        m_key_length > 0 && m_pending_length <= kLastLeaf * kBlockBytes;
-    uint8_t leaf_digests[kLanes * kBlake2bpDigestBytes];
-    for (size_t leaf = 0; leaf < kLanes; ++leaf) {
-        finish_leaf(leaf, leaf_digests + leaf * kBlake2bpDigestBytes);
+        m_key_length > 0 && m_pending_length <= (kLeaves - 1) * kBlockBytes;
+    uint8_t leaf_digests[kLeaves * kDigestBytes];
+    for (size_t leaf = 0; leaf < kLeaves; ++leaf) {
+        finish_leaf(leaf, leaf_digests + leaf * kDigestBytes);
     }
-    // The root absorbs the four leaf digests (two full blocks) and no key block.
-    static_assert(sizeof leaf_digests == 2 * kBlockBytes);
-    Blake2bState root;
-    reset_state(root, node_params(m_key_length, 0, 1));
-    m_compress(&root, leaf_digests, 1, kBlockBytes);
+    // The root absorbs the leaf digests (whole blocks: two for BLAKE2bp, four for BLAKE2sp) and
+    // no key block.
+    constexpr size_t kRootBlocks = sizeof leaf_digests / kBlockBytes;
+    static_assert(kRootBlocks >= 2 && sizeof leaf_digests % kBlockBytes == 0);
+    typename Family::State root;
+    reset_state(root, node_params<Family>(m_key_length, 0, 1));
+    m_compress(&root, leaf_digests, kRootBlocks - 1, kBlockBytes);
     mark_final(root, true);
-    m_compress(&root, leaf_digests + kBlockBytes, 1, kBlockBytes);
-    write_digest(root, out, kBlake2bpDigestBytes);
+    m_compress(&root, leaf_digests + (kRootBlocks - 1) * kBlockBytes, 1, kBlockBytes);
+    write_digest(root, out, kDigestBytes);
 
     cleanse(leaf_digests, sizeof leaf_digests);
     cleanse(&root, sizeof root);
@@ -166,5 +184,8 @@ void Blake2bpEngine::finish(uint8_t* out) noexcept {
         scrub_after_key_block();
     }
 }
+
+template class TreeEngine<Blake2bFamily>;
+template class TreeEngine<Blake2sFamily>;
 
 }  // namespace blake2simd

@@ -1,6 +1,6 @@
-// The BLAKE2b streaming engine under both the digest and the MAC.
+// The streaming engine under both the digest and the MAC, for both families.
 // SPDX-License-Identifier: Apache-2.0
-#include "blake2b_engine.hpp"
+#include "blake2_engine.hpp"
 #include "baseline_guard.hpp"
 
 #include <cstring>
@@ -9,8 +9,9 @@
 #include "scrub.hpp"
 
 namespace blake2simd {
-void Blake2bEngine::start(CompressFn compress, const Blake2bParams& params,
-                          bool last_node) noexcept {
+
+template <class Family>
+void Blake2Engine<Family>::start(Compress compress, const Params& params, bool last_node) noexcept {
     initial_chaining_value(params, m_state.h);
     m_state.t[0] = m_state.t[1] = 0;
     m_state.f[0] = m_state.f[1] = 0;
@@ -21,8 +22,9 @@ void Blake2bEngine::start(CompressFn compress, const Blake2bParams& params,
     m_key_block_buffered = false;
 }
 
-void Blake2bEngine::resume(CompressFn compress, const Blake2bState& state,
-                           uint8_t digest_length) noexcept {
+template <class Family>
+void Blake2Engine<Family>::resume(Compress compress, const State& state,
+                                  uint8_t digest_length) noexcept {
     m_state = state;
     m_compress = compress;
     m_buffered = 0;
@@ -31,25 +33,29 @@ void Blake2bEngine::resume(CompressFn compress, const Blake2bState& state,
     m_key_block_buffered = false;
 }
 
-// Fixed-size copies of the padded key compile to a few vector moves; a 128-byte memset and a
-// key-length memcpy were a call each (rep stos / rep movs with g++'s default tuning), a good
+// Fixed-size copies of the padded key compile to a few vector moves; a block-sized memset and
+// a key-length memcpy were a call each (rep stos / rep movs with g++'s default tuning), a good
 // part of the cost of a re-key.
-void Blake2bEngine::start_keyed_empty(CompressFn compress, const Blake2bParams& params,
-                                      const uint8_t (&padded_key)[kMaxKeyBytes]) noexcept {
+template <class Family>
+void Blake2Engine<Family>::start_keyed_empty(Compress compress, const Params& params,
+                                             const PaddedKey& padded_key) noexcept {
+    constexpr size_t kKeyBytes = Family::kMaxKeyBytes;
     start(compress, params);
-    std::memcpy(m_buffer, padded_key, kMaxKeyBytes);
-    std::memset(m_buffer + kMaxKeyBytes, 0, kBlockBytes - kMaxKeyBytes);
+    std::memcpy(m_buffer, padded_key, kKeyBytes);
+    std::memset(m_buffer + kKeyBytes, 0, kBlockBytes - kKeyBytes);
     m_buffered = kBlockBytes;
     m_key_block_buffered = true;
 }
 
-void Blake2bEngine::start_after_key_block(CompressFn compress, const Blake2bParams& params,
-                                          const uint8_t (&padded_key)[kMaxKeyBytes]) noexcept {
+template <class Family>
+void Blake2Engine<Family>::start_after_key_block(Compress compress, const Params& params,
+                                                 const PaddedKey& padded_key) noexcept {
     start_keyed_empty(compress, params, padded_key);
     compress_buffered_block();
 }
 
-void Blake2bEngine::compress_buffered_block() noexcept {
+template <class Family>
+void Blake2Engine<Family>::compress_buffered_block() noexcept {
     m_compress(&m_state, m_buffer, 1, kBlockBytes);
     m_buffered = 0;
     if (m_key_block_buffered) {
@@ -58,7 +64,8 @@ void Blake2bEngine::compress_buffered_block() noexcept {
     }
 }
 
-void Blake2bEngine::update(const uint8_t* data, size_t length) noexcept {
+template <class Family>
+void Blake2Engine<Family>::update(const uint8_t* data, size_t length) noexcept {
     if (length == 0) {
         return;
     }
@@ -88,10 +95,12 @@ void Blake2bEngine::update(const uint8_t* data, size_t length) noexcept {
 
 // Leaves the last block in the buffer: contexts are cleansed when freed, and cleansing here
 // would cost every message.
-void Blake2bEngine::finish(uint8_t* out) noexcept {
+template <class Family>
+void Blake2Engine<Family>::finish(uint8_t* out) noexcept {
+    using Word = typename Family::Word;
     std::memset(m_buffer + m_buffered, 0, kBlockBytes - m_buffered);
-    m_state.f[0] = ~0ULL;
-    m_state.f[1] = m_last_node ? ~0ULL : 0;
+    m_state.f[0] = ~Word{0};
+    m_state.f[1] = m_last_node ? ~Word{0} : 0;
     m_compress(&m_state, m_buffer, 1, m_buffered);
     m_buffered = 0;
     if (m_key_block_buffered) {
@@ -101,5 +110,8 @@ void Blake2bEngine::finish(uint8_t* out) noexcept {
     }
     write_digest(m_state, out, m_digest_length);
 }
+
+template class Blake2Engine<Blake2bFamily>;
+template class Blake2Engine<Blake2sFamily>;
 
 }  // namespace blake2simd

@@ -1,0 +1,113 @@
+// OSSL_OP_DIGEST implementations of BLAKE2BP-512 (4 leaves, 64-byte output) and BLAKE2SP-256
+// (8 leaves, 32-byte output): one template over the family, one dispatch table per algorithm.
+// SPDX-License-Identifier: Apache-2.0
+#include <openssl/core_dispatch.h>
+
+#include "algorithms.hpp"
+#include "baseline_guard.hpp"
+#include "context_memory.hpp"
+#include "context_phase.hpp"
+#include "digest_common.hpp"
+#include "dispatch_entry.hpp"
+#include "errors.hpp"
+#include "params.hpp"
+#include "provider_context.hpp"
+#include "tree_engine.hpp"
+#include "tree_params.hpp"
+
+namespace blake2simd {
+namespace {
+
+template <class Family>
+struct TreeDigestContext {
+    ProviderContext* provider;
+    const typename Family::Kernel* kernel;
+    typename Family::LanesKernel lanes;
+    Phase phase;
+    TreeEngine<Family> engine;
+
+    size_t output_size() const noexcept { return kTreeDigestBytes<Family>; }
+};
+
+// The callbacks of one family's tree digest; their symbols name the family.
+template <class Family>
+struct TreeDigest {
+    using Context = TreeDigestContext<Family>;
+
+    static void* newctx(void* provctx) noexcept {
+        auto* ctx = new_context<Context>(provctx);
+        if (ctx != nullptr) {
+            ctx->lanes = chosen_lanes(ctx->provider->kernel_choice(), Family{});
+        }
+        return ctx;
+    }
+
+    static void freectx(void* vctx) noexcept { free_context<Context>(vctx); }
+
+    static void* dupctx(void* vctx) noexcept {
+        return duplicate_context(static_cast<const Context*>(vctx));
+    }
+
+    static bool check_params(const Context* ctx, const OSSL_PARAM params[]) noexcept {
+        KeyArgument no_key;
+        Reason failure{};
+        if (!parse_tree_params<Family>(params, KeyPolicy::reject, no_key, failure)) {
+            B2_RAISE(ctx->provider, failure);
+            return false;
+        }
+        return true;
+    }
+
+    static int init(void* vctx, const OSSL_PARAM params[]) noexcept {
+        auto* ctx = static_cast<Context*>(vctx);
+        if (!check_params(ctx, params)) {
+            return 0;
+        }
+        ctx->engine.start(ctx->kernel->compress, lanes_entry(ctx->lanes), nullptr, 0);
+        ctx->phase = Phase::absorbing;
+        return 1;
+    }
+
+    static int update(void* vctx, const unsigned char* in, size_t inl) noexcept {
+        return absorb(static_cast<Context*>(vctx), in, inl);
+    }
+
+    static int finalize(void* vctx, unsigned char* out, size_t* outl, size_t outsz) noexcept {
+        return write_output(static_cast<Context*>(vctx), out, outl, outsz);
+    }
+
+    static int get_params(OSSL_PARAM params[]) noexcept {
+        return get_digest_params(params, Family::kBlockBytes, kTreeDigestBytes<Family>) ? 1 : 0;
+    }
+
+    static const OSSL_PARAM* gettable_params(void*) noexcept { return kDigestGettableParams; }
+
+    static int set_ctx_params(void* vctx, const OSSL_PARAM params[]) noexcept {
+        return check_params(static_cast<Context*>(vctx), params) ? 1 : 0;
+    }
+
+    static const OSSL_PARAM* settable_ctx_params(void*, void*) noexcept {
+        return kDigestSettableCtxParams;
+    }
+
+    static int get_ctx_params(void* vctx, OSSL_PARAM params[]) noexcept {
+        const auto* ctx = static_cast<const Context*>(vctx);
+        return get_common_ctx_params(ctx->provider, params, ctx->output_size(), ctx->lanes.name)
+                   ? 1
+                   : 0;
+    }
+
+    static const OSSL_PARAM* gettable_ctx_params(void*, void*) noexcept {
+        return kDigestGettableCtxParams;
+    }
+};
+
+using Blake2bpDigest = TreeDigest<Blake2bFamily>;
+using Blake2spDigest = TreeDigest<Blake2sFamily>;
+
+}  // namespace
+
+extern const OSSL_DISPATCH kDigestBlake2bp512Functions[] = B2_DIGEST_FUNCTIONS(Blake2bpDigest);
+extern const OSSL_DISPATCH kDigestBlake2sp256Functions[] = B2_DIGEST_FUNCTIONS(Blake2spDigest);
+
+}  // namespace blake2simd

@@ -1,0 +1,173 @@
+// OSSL_OP_MAC implementations of BLAKE2BMAC and BLAKE2SMAC: keyed BLAKE2b / BLAKE2s on the shared
+// streaming engine, one template over the family, one dispatch table per algorithm.
+// SPDX-License-Identifier: Apache-2.0
+#include <openssl/core_dispatch.h>
+
+#include "algorithms.hpp"
+#include "baseline_guard.hpp"
+#include "blake2_engine.hpp"
+#include "context_memory.hpp"
+#include "context_phase.hpp"
+#include "dispatch_entry.hpp"
+#include "errors.hpp"
+#include "keyed_start.hpp"
+#include "mac_common.hpp"
+#include "params.hpp"
+#include "provider_context.hpp"
+
+namespace blake2simd {
+namespace {
+
+template <class Family>
+struct MacContext {
+    ProviderContext* provider;
+    const typename Family::Kernel* kernel;
+
+    // Configuration: applied at the next init.
+    Blake2Settings<Family> settings;
+    MacKey<Family> key;
+    KeyedStart<Family> keyed_start;  // derived from the configuration; key material
+
+    Phase phase;
+    Blake2Engine<Family> engine;
+
+    size_t output_size() const noexcept {
+        return phase == Phase::absorbing ? engine.digest_length() : settings.output_size;
+    }
+};
+
+// The callbacks of one family's MAC; their symbols name the family (Mac<Blake2sFamily>).
+template <class Family>
+struct Mac {
+    using Context = MacContext<Family>;
+    using Stale = typename KeyedStart<Family>::Stale;
+
+    static void* newctx(void* provctx) noexcept { return new_context<Context>(provctx); }
+
+    static void freectx(void* vctx) noexcept { free_context<Context>(vctx); }
+
+    static void* dupctx(void* vctx) noexcept {
+        return duplicate_context(static_cast<const Context*>(vctx));
+    }
+
+    static Blake2Params<Family> configured_params(const Context* ctx) noexcept {
+        return ctx->settings.to_params(ctx->key.length);
+    }
+
+    // Before the final or a change of configuration of an empty message (keyed_start.hpp).
+    static void restore_key_block(Context* ctx) noexcept {
+        if (ctx->keyed_start.needs_key_block()) {
+            ctx->keyed_start.rebuild_key_block(ctx->engine, ctx->kernel->compress,
+                                               configured_params(ctx), ctx->key.bytes);
+        }
+    }
+
+    // Applies a configuration already validated in full. `new_key.bytes` nullptr keeps the key.
+    // `settings` by value: it may be the context's own.
+    static void apply_configuration(Context* ctx, Blake2Settings<Family> settings,
+                                    const KeyArgument& new_key, Stale stale) noexcept {
+        restore_key_block(ctx);
+        ctx->settings = settings;
+        if (new_key.bytes != nullptr) {
+            store_key(ctx->key, new_key);
+        }
+        ctx->keyed_start.forget(stale);
+    }
+
+    // Validates the params and the key argument (nullptr: none) completely, then applies both;
+    // a failing call changes nothing.
+    static bool configure(Context* ctx, const OSSL_PARAM params[], KeyArgument key_argument,
+                          Stale stale) noexcept {
+        KeyArgument new_key;
+        Reason failure{};
+        // The per-message init passes no params: no parsed copy of the settings to build.
+        if (params == nullptr) {
+            if (!select_key<Family>(key_argument, KeyArgument{}, new_key, failure)) {
+                B2_RAISE(ctx->provider, failure);
+                return false;
+            }
+            if (new_key.bytes != nullptr) {
+                apply_configuration(ctx, ctx->settings, new_key, stale);
+            }
+            return true;
+        }
+        ParsedParams<Family> parsed;
+        if (!parse_params(params, ctx->settings, KeyPolicy::accept, parsed, failure) ||
+            !select_key<Family>(key_argument, parsed.key, new_key, failure)) {
+            B2_RAISE(ctx->provider, failure);
+            return false;
+        }
+        if (parsed.settings_changed || new_key.bytes != nullptr) {
+            apply_configuration(ctx, parsed.settings, new_key, stale);
+        }
+        return true;
+    }
+
+    static int init(void* vctx, const unsigned char* key, size_t keylen,
+                    const OSSL_PARAM params[]) noexcept {
+        auto* ctx = static_cast<Context*>(vctx);
+        if (!configure(ctx, params, KeyArgument{key, keylen}, Stale::overwritten_next)) {
+            return 0;
+        }
+        // Fails only when no key was ever set (a key cannot be removed), so no keyed state was
+        // ever computed and there is nothing stale to overwrite.
+        if (!require_key(ctx->provider, ctx->key)) {
+            return 0;
+        }
+        if (!ctx->keyed_start.resume(ctx->engine, ctx->kernel->compress,
+                                     ctx->settings.output_size)) {
+            ctx->keyed_start.compute(ctx->engine, ctx->kernel->compress, configured_params(ctx),
+                                     ctx->key.bytes);
+        }
+        ctx->phase = Phase::absorbing;
+        return 1;
+    }
+
+    static int update(void* vctx, const unsigned char* in, size_t inl) noexcept {
+        auto* ctx = static_cast<Context*>(vctx);
+        if (!absorb(ctx, in, inl)) {
+            return 0;
+        }
+        ctx->keyed_start.absorbed(inl);
+        return 1;
+    }
+
+    static int finalize(void* vctx, unsigned char* out, size_t* outl, size_t outsize) noexcept {
+        auto* ctx = static_cast<Context*>(vctx);
+        return write_output(ctx, out, outl, outsize, [ctx](unsigned char* output) noexcept {
+            restore_key_block(ctx);
+            ctx->engine.finish(output);
+        });
+    }
+
+    static int set_ctx_params(void* vctx, const OSSL_PARAM params[]) noexcept {
+        auto* ctx = static_cast<Context*>(vctx);
+        return configure(ctx, params, KeyArgument{}, Stale::cleanse) ? 1 : 0;
+    }
+
+    static const OSSL_PARAM* settable_ctx_params(void*, void*) noexcept {
+        return kMacSettableCtxParams;
+    }
+
+    static int get_ctx_params(void* vctx, OSSL_PARAM params[]) noexcept {
+        const auto* ctx = static_cast<const Context*>(vctx);
+        return get_mac_ctx_params<Family>(ctx->provider, params, ctx->output_size(),
+                                          ctx->kernel->name)
+                   ? 1
+                   : 0;
+    }
+
+    static const OSSL_PARAM* gettable_ctx_params(void*, void*) noexcept {
+        return kMacGettableCtxParams;
+    }
+};
+
+using Blake2bMac = Mac<Blake2bFamily>;
+using Blake2sMac = Mac<Blake2sFamily>;
+
+}  // namespace
+
+extern const OSSL_DISPATCH kMacBlake2bFunctions[] = B2_MAC_FUNCTIONS(Blake2bMac);
+extern const OSSL_DISPATCH kMacBlake2sFunctions[] = B2_MAC_FUNCTIONS(Blake2sMac);
+
+}  // namespace blake2simd

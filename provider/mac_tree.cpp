@@ -1,0 +1,123 @@
+// OSSL_OP_MAC implementations of BLAKE2BPMAC (keyed BLAKE2bp, 64-byte output) and BLAKE2SPMAC
+// (keyed BLAKE2sp, 32-byte output): one template over the family, one table per algorithm.
+// SPDX-License-Identifier: Apache-2.0
+#include <openssl/core_dispatch.h>
+
+#include "algorithms.hpp"
+#include "baseline_guard.hpp"
+#include "context_memory.hpp"
+#include "context_phase.hpp"
+#include "dispatch_entry.hpp"
+#include "errors.hpp"
+#include "mac_common.hpp"
+#include "params.hpp"
+#include "provider_context.hpp"
+#include "tree_engine.hpp"
+#include "tree_params.hpp"
+
+namespace blake2simd {
+namespace {
+
+// Each init restarts from the key: the keyed leaves cost one many-lane compression.
+template <class Family>
+struct TreeMacContext {
+    ProviderContext* provider;
+    const typename Family::Kernel* kernel;
+    typename Family::LanesKernel lanes;
+    MacKey<Family> key;  // applied at the next init
+    Phase phase;
+    TreeEngine<Family> engine;
+
+    size_t output_size() const noexcept { return kTreeDigestBytes<Family>; }
+};
+
+// The callbacks of one family's tree MAC; their symbols name the family.
+template <class Family>
+struct TreeMac {
+    using Context = TreeMacContext<Family>;
+
+    static void* newctx(void* provctx) noexcept {
+        auto* ctx = new_context<Context>(provctx);
+        if (ctx != nullptr) {
+            ctx->lanes = chosen_lanes(ctx->provider->kernel_choice(), Family{});
+        }
+        return ctx;
+    }
+
+    static void freectx(void* vctx) noexcept { free_context<Context>(vctx); }
+
+    static void* dupctx(void* vctx) noexcept {
+        return duplicate_context(static_cast<const Context*>(vctx));
+    }
+
+    // Validates the params and the key argument (nullptr: none) completely, then stores the
+    // key; a failing call changes nothing.
+    static bool configure(Context* ctx, const OSSL_PARAM params[],
+                          KeyArgument key_argument) noexcept {
+        KeyArgument param_key;
+        KeyArgument new_key;
+        Reason failure{};
+        if (!parse_tree_params<Family>(params, KeyPolicy::accept, param_key, failure) ||
+            !select_key<Family>(key_argument, param_key, new_key, failure)) {
+            B2_RAISE(ctx->provider, failure);
+            return false;
+        }
+        if (new_key.bytes != nullptr) {
+            store_key(ctx->key, new_key);
+        }
+        return true;
+    }
+
+    static int init(void* vctx, const unsigned char* key, size_t keylen,
+                    const OSSL_PARAM params[]) noexcept {
+        auto* ctx = static_cast<Context*>(vctx);
+        if (!configure(ctx, params, KeyArgument{key, keylen})) {
+            return 0;
+        }
+        if (!require_key(ctx->provider, ctx->key)) {
+            return 0;
+        }
+        ctx->engine.start(ctx->kernel->compress, lanes_entry(ctx->lanes), ctx->key.bytes,
+                          ctx->key.length);
+        ctx->phase = Phase::absorbing;
+        return 1;
+    }
+
+    static int update(void* vctx, const unsigned char* in, size_t inl) noexcept {
+        return absorb(static_cast<Context*>(vctx), in, inl);
+    }
+
+    static int finalize(void* vctx, unsigned char* out, size_t* outl, size_t outsize) noexcept {
+        return write_output(static_cast<Context*>(vctx), out, outl, outsize);
+    }
+
+    static int set_ctx_params(void* vctx, const OSSL_PARAM params[]) noexcept {
+        return configure(static_cast<Context*>(vctx), params, KeyArgument{}) ? 1 : 0;
+    }
+
+    static const OSSL_PARAM* settable_ctx_params(void*, void*) noexcept {
+        return kMacSettableCtxParams;
+    }
+
+    static int get_ctx_params(void* vctx, OSSL_PARAM params[]) noexcept {
+        const auto* ctx = static_cast<const Context*>(vctx);
+        return get_mac_ctx_params<Family>(ctx->provider, params, ctx->output_size(),
+                                          ctx->lanes.name)
+                   ? 1
+                   : 0;
+    }
+
+    static const OSSL_PARAM* gettable_ctx_params(void*, void*) noexcept {
+        return kMacGettableCtxParams;
+    }
+};
+
+using Blake2bpMac = TreeMac<Blake2bFamily>;
+using Blake2spMac = TreeMac<Blake2sFamily>;
+
+}  // namespace
+
+extern const OSSL_DISPATCH kMacBlake2bpFunctions[] = B2_MAC_FUNCTIONS(Blake2bpMac);
+extern const OSSL_DISPATCH kMacBlake2spFunctions[] = B2_MAC_FUNCTIONS(Blake2spMac);
+
+}  // namespace blake2simd
