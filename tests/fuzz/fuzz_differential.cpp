@@ -2,7 +2,12 @@
 // compiled in that this host runs (on the streaming engine), the provider through EVP, and
 // OpenSSL's default provider, all against an independent RFC 7693 implementation. The same
 // message and key also go through BLAKE2bp: every usable 4-lane candidate on the BLAKE2bp
-// engine and BLAKE2BP-512 / BLAKE2BPMAC through EVP, against rfc7693.hpp's BLAKE2bp.
+// engine and BLAKE2BP-512 / BLAKE2BPMAC through EVP, against rfc7693.hpp's BLAKE2bp. The case
+// folded into BLAKE2s's limits (size and key 1..32, salt and personalization of 8 bytes) goes
+// through BLAKE2SMAC / BLAKE2S-256, ours against the default provider's (its MAC takes every
+// param; its 3.0 digest none, so a parameterised unkeyed digest is checked for split and
+// one-shot agreement only), and through BLAKE2SP-256 / BLAKE2SPMAC (split against one-shot,
+// key as a param against the key argument: OpenSSL has no BLAKE2sp to compare with).
 // SPDX-License-Identifier: Apache-2.0
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
@@ -30,6 +35,7 @@ struct Case {
     bool has_personal = false;
     uint8_t salt[16] = {};
     uint8_t personal[16] = {};
+    size_t salt_len = 16;  // of salt and personal: 16 for BLAKE2b, 8 for BLAKE2s
     std::vector<size_t> splits;
     const uint8_t* message = nullptr;
     size_t message_len = 0;
@@ -121,11 +127,11 @@ void build_params(const Case& c, ParamArray& a, bool with_key) {
     a.params[n++] = OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &a.size);
     if (c.has_salt) {
         a.params[n++] = OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_SALT,
-                                                          const_cast<uint8_t*>(c.salt), 16);
+                                                          const_cast<uint8_t*>(c.salt), c.salt_len);
     }
     if (c.has_personal) {
-        a.params[n++] = OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_CUSTOM,
-                                                          const_cast<uint8_t*>(c.personal), 16);
+        a.params[n++] = OSSL_PARAM_construct_octet_string(
+            OSSL_MAC_PARAM_CUSTOM, const_cast<uint8_t*>(c.personal), c.salt_len);
     }
     if (with_key) {
         a.params[n++] = OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_KEY,
@@ -175,20 +181,21 @@ Bytes engine_blake2bp(const Case& c, blake2simd::CompressFn compress,
     return out;
 }
 
-Bytes evp_blake2bp(const Case& c, const fuzz::Providers& p, bool key_as_param) {
-    Bytes out(64);
+// A tree mode's digest (no key) or MAC, of output size `size`, through EVP.
+Bytes evp_tree(const Case& c, const EVP_MD* md, EVP_MAC* mac, size_t size, bool key_as_param) {
+    Bytes out(size);
     bool ok = true;
     if (c.key_len == 0) {
         EVP_MD_CTX* ctx = EVP_MD_CTX_new();
         unsigned int length = 0;
-        ok = EVP_DigestInit_ex2(ctx, p.our_bp_md, nullptr) == 1;
+        ok = EVP_DigestInit_ex2(ctx, md, nullptr) == 1;
         feed(c, [&](const uint8_t* data, size_t n) {
             ok = ok && EVP_DigestUpdate(ctx, data, n) == 1;
         });
-        ok = ok && EVP_DigestFinal_ex(ctx, out.data(), &length) == 1 && length == 64;
+        ok = ok && EVP_DigestFinal_ex(ctx, out.data(), &length) == 1 && length == size;
         EVP_MD_CTX_free(ctx);
     } else {
-        EVP_MAC_CTX* ctx = EVP_MAC_CTX_new(p.our_bp_mac);
+        EVP_MAC_CTX* ctx = EVP_MAC_CTX_new(mac);
         OSSL_PARAM key_param[] = {OSSL_PARAM_construct_octet_string(
                                       OSSL_MAC_PARAM_KEY, const_cast<uint8_t*>(c.key), c.key_len),
                                   OSSL_PARAM_construct_end()};
@@ -197,10 +204,10 @@ Bytes evp_blake2bp(const Case& c, const fuzz::Providers& p, bool key_as_param) {
                           : EVP_MAC_init(ctx, c.key, c.key_len, nullptr) == 1;
         feed(c,
              [&](const uint8_t* data, size_t n) { ok = ok && EVP_MAC_update(ctx, data, n) == 1; });
-        ok = ok && EVP_MAC_final(ctx, out.data(), &length, out.size()) == 1 && length == 64;
+        ok = ok && EVP_MAC_final(ctx, out.data(), &length, out.size()) == 1 && length == size;
         EVP_MAC_CTX_free(ctx);
     }
-    out.resize(ok ? 64 : 0);
+    out.resize(ok ? size : 0);
     return out;
 }
 
@@ -217,11 +224,65 @@ void check_blake2bp(const Case& c) {
         }
     }
     const fuzz::Providers& p = fuzz::providers();
-    if (evp_blake2bp(c, p, false) != expected) {
+    if (evp_tree(c, p.our_bp_md, p.our_bp_mac, 64, false) != expected) {
         fuzz::mismatch(c.key_len == 0 ? "blake2simd BLAKE2BP-512" : "blake2simd BLAKE2BPMAC");
     }
-    if (c.key_len > 0 && evp_blake2bp(c, p, true) != expected) {
+    if (c.key_len > 0 && evp_tree(c, p.our_bp_md, p.our_bp_mac, 64, true) != expected) {
         fuzz::mismatch("blake2simd BLAKE2BPMAC, key as a param");
+    }
+}
+
+// --- BLAKE2s and BLAKE2sp: the case folded into BLAKE2s's limits.
+
+Case blake2s_case(const Case& c) {
+    Case s = c;
+    s.out_len = 1 + (c.out_len - 1) % 32;
+    s.key_len = c.key_len == 0 ? 0 : 1 + (c.key_len - 1) % 32;
+    s.salt_len = 8;
+    return s;
+}
+
+Case one_shot(const Case& c) {
+    Case whole = c;
+    whole.splits.clear();
+    return whole;
+}
+
+void check_blake2s(const Case& c) {
+    const fuzz::Providers& p = fuzz::providers();
+    if (c.key_len > 0) {
+        const Bytes expected = evp_mac(c, p.default_s_mac, false);
+        if (expected.size() != c.out_len) {
+            fuzz::mismatch("default BLAKE2SMAC refused a valid case");
+        }
+        if (evp_mac(c, p.our_s_mac, false) != expected) {
+            fuzz::mismatch("blake2simd BLAKE2SMAC");
+        }
+        if (evp_mac(c, p.our_s_mac, true) != expected) {
+            fuzz::mismatch("blake2simd BLAKE2SMAC, key as a param");
+        }
+        return;
+    }
+    const Bytes ours = evp_digest(c, p.our_s_md, true);
+    if (ours.size() != c.out_len || evp_digest(one_shot(c), p.our_s_md, true) != ours) {
+        fuzz::mismatch("blake2simd BLAKE2S-256: split and one-shot differ");
+    }
+    if (c.out_len == 32 && !c.has_salt && !c.has_personal &&
+        (evp_digest(c, p.default_s_md, false) != ours ||
+         evp_digest(c, p.our_s_md, false) != ours)) {
+        fuzz::mismatch("blake2simd BLAKE2S-256 against the default provider's");
+    }
+}
+
+void check_blake2sp(const Case& c) {
+    const fuzz::Providers& p = fuzz::providers();
+    const Bytes ours = evp_tree(c, p.our_sp_md, p.our_sp_mac, 32, false);
+    if (ours.size() != 32 || evp_tree(one_shot(c), p.our_sp_md, p.our_sp_mac, 32, false) != ours) {
+        fuzz::mismatch(c.key_len == 0 ? "blake2simd BLAKE2SP-256: split and one-shot differ"
+                                      : "blake2simd BLAKE2SPMAC: split and one-shot differ");
+    }
+    if (c.key_len > 0 && evp_tree(c, p.our_sp_md, p.our_sp_mac, 32, true) != ours) {
+        fuzz::mismatch("blake2simd BLAKE2SPMAC, key as a param");
     }
 }
 
@@ -260,5 +321,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         }
     }
     check_blake2bp(c);
+    const Case s = blake2s_case(c);
+    check_blake2s(s);
+    check_blake2sp(s);
     return 0;
 }
