@@ -1,20 +1,19 @@
 // 4-lane kernel selection for BLAKE2bp: which 4-lane form serves beside a single-lane selection.
 // SPDX-License-Identifier: Apache-2.0
 //
-// The same skeleton as the single-lane half (dispatch.hpp): facts once per process, the
-// calibration once on the first automatic selection, a pure choice tested on its own.
+// The skeleton of every choice (dispatch.hpp): facts once per process, the calibration once on
+// the first automatic selection, a pure choice tested on its own.
 #pragma once
 
 #include <span>
 
 #include "cpu_features.hpp"
 #include "dispatch.hpp"
+#include "dispatch_types.hpp"
 #include "kernel.hpp"
 #include "lanes4.hpp"
 
 namespace blake2simd::dispatch {
-
-// --- BLAKE2bp: the 4-lane kernel that serves beside a single-lane selection. ---
 
 // One way to compress four lanes: a native 4-lane kernel (one 64-bit word of each lane per
 // vector lane), or a single-lane kernel applied lane by lane.
@@ -24,18 +23,8 @@ struct Lanes4Candidate {
     Compress4Fn compress4;
 };
 
-struct Lanes4Measurement {
-    // Built, runnable on this CPU, matched four compress_ref runs; for a lane-by-lane candidate
-    // its single-lane kernel is also runnable. False also when it was not run (CPU lacks it).
-    bool usable;
-    double nanoseconds_per_step;  // one block into each of the four lanes; 0 if not measured
-};
-
-struct Lanes4Selection {
-    Lanes4Kernel kernel;    // compress4 is nullptr only when no candidate is usable
-    bool lane_by_lane;      // of the candidate serving
-    char description[160];  // why this one, in words, for buildinfo
-};
+using Lanes4Measurement = LanesMeasurement;
+using Lanes4Selection = LanesSelection<Lanes4Kernel>;
 
 // Every 4-lane candidate of this build: the reference kernel lane by lane first, then the other
 // single-lane kernels lane by lane, then the native 4-lane kernels.

@@ -17,6 +17,9 @@
 
 namespace blake2simd::registry {
 
+// The request for the measured choice (`kernel = auto`; an empty request means the same).
+inline constexpr const char* kAutomaticRequest = "auto";
+
 // What a CPU must offer before any code of the kernel may run.
 enum class CpuNeed : uint8_t { nothing, x86_64, ssse3, avx, avx2, avx512vl };
 
@@ -117,7 +120,7 @@ inline constexpr KernelRow kKernelRows[] = {
      B2_KERNEL_AVX2,
      {B2_REGISTRY_ENTRY(B2_KERNEL_AVX2, &kernels::compress_avx2),
       B2_REGISTRY_ENTRY(B2_KERNEL_AVX2, &kernels::compress4_avx2), true},
-     {false, nullptr, false, nullptr},
+     {false, nullptr, true, B2_REGISTRY_ENTRY(B2_KERNEL_AVX2, &kernels::blake2s_compress8_avx2)},
      nullptr},
     {KernelId::avx512,
      "avx512",
@@ -125,7 +128,8 @@ inline constexpr KernelRow kKernelRows[] = {
      B2_KERNEL_AVX512,
      {B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::compress_avx512),
       B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::compress4_avx512), true},
-     {false, nullptr, false, nullptr},
+     {false, nullptr, true,
+      B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::blake2s_compress8_avx512)},
      B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::scrub_avx512)},
 };
 

@@ -1,4 +1,5 @@
-// Known-answer self-tests a kernel (single-lane or 4-lane) must pass before it serves anyone.
+// Known-answer self-tests a kernel (single-lane or multi-lane, BLAKE2b or BLAKE2s) must pass
+// before it serves anyone.
 // SPDX-License-Identifier: Apache-2.0
 #include "self_test.hpp"
 
@@ -7,107 +8,140 @@
 #include "baseline_guard.hpp"
 #include "digest_bytes.hpp"
 #include "dispatch_lanes4.hpp"
+#include "dispatch_lanes8.hpp"
+#include "kernel_families.hpp"
 #include "lanes4_by_lane.hpp"
+#include "lanes8_by_lane.hpp"
 
 namespace blake2simd {
 namespace {
 
 constexpr size_t kMessageBytes = 300;
 
-// BLAKE2b-512 of bytes (i % 251) for i in 0..299, computed with Python's hashlib.blake2b.
-constexpr uint8_t kExpectedDigest[kMaxDigestBytes] = {
+// The digests of bytes (i % 251) for i in 0..299, computed with Python's hashlib.blake2b
+// (64 bytes) and hashlib.blake2s (32 bytes).
+constexpr uint8_t kExpectedBlake2b[kMaxDigestBytes] = {
     0x3a, 0x48, 0x2b, 0x77, 0x48, 0xb0, 0xbd, 0xc4, 0x3c, 0x3d, 0x00, 0xc0, 0x80, 0x89, 0x0c, 0x10,
     0xe5, 0x7a, 0x9a, 0xa5, 0x61, 0x8f, 0x78, 0xb8, 0x60, 0x67, 0xeb, 0x7e, 0xaa, 0xe4, 0x94, 0x2a,
     0xcd, 0x96, 0xd8, 0x27, 0xac, 0xcb, 0xc1, 0x69, 0x58, 0x36, 0x4a, 0xe5, 0xb0, 0xdf, 0x61, 0x05,
     0xbb, 0xd3, 0xb1, 0x54, 0x45, 0x09, 0x2e, 0xba, 0x11, 0x37, 0xb5, 0xf6, 0x9c, 0x10, 0x70, 0xf1,
 };
+constexpr uint8_t kExpectedBlake2s[kBlake2sMaxDigestBytes] = {
+    0x20, 0x3d, 0x64, 0x41, 0x34, 0x92, 0x13, 0xc6, 0xb2, 0xb7, 0x27, 0xd0, 0xac, 0x6b, 0xeb, 0x36,
+    0x5f, 0x32, 0x93, 0x8c, 0xef, 0x2c, 0xd0, 0x67, 0x7f, 0x2a, 0x6b, 0x7f, 0x8c, 0xb0, 0x2d, 0xd7,
+};
 
-// --- 4-lane self-test
+template <class Family>
+bool passes_known_answer(typename Family::Compress compress, const uint8_t* expected) noexcept {
+    using Word = typename Family::Word;
+    constexpr size_t kBlock = Family::kBlockBytes;
+    uint8_t message[kMessageBytes];
+    for (size_t i = 0; i < kMessageBytes; ++i) {
+        message[i] = static_cast<uint8_t>(i % 251);
+    }
+    typename Family::State state{};
+    std::memcpy(state.h, Family::kIV, sizeof state.h);
+    state.h[0] ^= static_cast<Word>(0x01010000U | Family::kDigestBytes);  // depth 1, fanout 1
+
+    constexpr size_t full_blocks = (kMessageBytes - 1) / kBlock;
+    compress(&state, message, full_blocks, static_cast<Word>(kBlock));
+
+    uint8_t last_block[kBlock] = {};
+    const size_t tail = kMessageBytes - full_blocks * kBlock;
+    std::memcpy(last_block, message + full_blocks * kBlock, tail);
+    state.f[0] = static_cast<Word>(~Word{0});
+    compress(&state, last_block, 1, static_cast<Word>(tail));
+
+    uint8_t digest[Family::kDigestBytes];
+    write_digest(state, digest, sizeof digest);
+    return std::memcmp(digest, expected, sizeof digest) == 0;
+}
+
+// --- multi-lane self-test: `compress` against the reference kernel lane by lane
 
 constexpr size_t kTestSteps = 3;
-constexpr size_t kInterleavedStride = kLanes * kBlockBytes;
-constexpr size_t kAreaBytes = 8 + kTestSteps * kInterleavedStride;
 
-void reference_lanes(Blake2bState* states, const uint8_t* const* blocks, size_t block_count,
-                     size_t block_stride, uint64_t counter_increment) noexcept {
-    compress4_by_lane<&kernels::compress_ref>(states, blocks, block_count, block_stride,
-                                              counter_increment);
-}
-
-void initial_test_states(Blake2bState states[kLanes]) noexcept {
-    // Distinct chaining values; lanes 1 and 3 carry out of t[0] during the test; every
-    // combination of the two flags occurs once.
-    constexpr uint64_t kCounters[kLanes] = {0, ~0ULL - 200, 1ULL << 40, ~0ULL - 127};
-    for (size_t lane = 0; lane < kLanes; ++lane) {
+template <class Family>
+void initial_test_states(typename Family::State* states) noexcept {
+    using Word = typename Family::Word;
+    constexpr Word kMax = static_cast<Word>(~Word{0});
+    constexpr Word kHigh = static_cast<Word>(Word{1} << (sizeof(Word) * 8 - 24));
+    // Distinct chaining values; lanes 1 and 3 (mod 4) carry out of t[0] during the test;
+    // every combination of the two flags occurs.
+    constexpr Word kCounters[4] = {0, kMax - 200, kHigh, kMax - 127};
+    for (size_t lane = 0; lane < Family::kLanes; ++lane) {
         for (size_t i = 0; i < 8; ++i) {
-            states[lane].h[i] = kIV[i] ^ (0x0123456789abcdefULL * (lane * 8 + i + 1));
+            states[lane].h[i] =
+                Family::kIV[i] ^ static_cast<Word>(0x0123456789abcdefULL * (lane * 8 + i + 1));
         }
-        states[lane].t[0] = kCounters[lane];
-        states[lane].t[1] = lane * 0x1000000001ULL;
-        states[lane].f[0] = (lane & 1) != 0 ? ~0ULL : 0;
-        states[lane].f[1] = (lane & 2) != 0 ? ~0ULL : 0;
+        states[lane].t[0] = static_cast<Word>(kCounters[lane % 4] - lane / 4);
+        states[lane].t[1] = static_cast<Word>(lane * 0x1000000001ULL);
+        states[lane].f[0] = (lane & 1) != 0 ? kMax : 0;
+        states[lane].f[1] = (lane & 2) != 0 ? kMax : 0;
     }
 }
 
-void run_test_calls(Compress4Fn compress4, Blake2bState states[kLanes],
+template <class Family>
+void run_test_calls(typename Family::CompressLanes compress, typename Family::State* states,
                     const uint8_t* area) noexcept {
-    // BLAKE2bp's layout, from an odd address.
-    const uint8_t* interleaved[kLanes];
+    using Word = typename Family::Word;
+    constexpr size_t kLanes = Family::kLanes;
+    constexpr size_t kBlock = Family::kBlockBytes;
+    // The tree mode's layout, from an odd address.
+    const uint8_t* blocks[kLanes];
     for (size_t lane = 0; lane < kLanes; ++lane) {
-        interleaved[lane] = area + 1 + lane * kBlockBytes;
+        blocks[lane] = area + 1 + lane * kBlock;
     }
-    compress4(states, interleaved, kTestSteps, kInterleavedStride, kBlockBytes);
+    compress(states, blocks, kTestSteps, kLanes * kBlock, static_cast<Word>(kBlock));
     // One block shared by all lanes (a key block), partial-block increment.
-    const uint8_t* shared[kLanes] = {area + 7, area + 7, area + 7, area + 7};
-    compress4(states, shared, 1, 0, 77);
+    for (size_t lane = 0; lane < kLanes; ++lane) {
+        blocks[lane] = area + 7;
+    }
+    compress(states, blocks, 1, 0, static_cast<Word>(kBlock / 2 + 13));
     // Contiguous runs in arbitrary order; zero blocks must change nothing.
-    const uint8_t* runs[kLanes] = {area + 3 * kBlockBytes, area + 2, area + 5 * kBlockBytes + 4,
-                                   area + 9};
-    compress4(states, runs, 2, kBlockBytes, kBlockBytes);
-    compress4(states, runs, 0, kBlockBytes, kBlockBytes);
+    for (size_t lane = 0; lane < kLanes; ++lane) {
+        blocks[lane] = area + ((lane * 5 + 3) % kLanes) * kBlock + (lane * 7) % 11;
+    }
+    compress(states, blocks, 2, kBlock, static_cast<Word>(kBlock));
+    compress(states, blocks, 0, kBlock, static_cast<Word>(kBlock));
+}
+
+template <class Family, typename Family::CompressLanes reference>
+bool lanes_pass_self_test(typename Family::CompressLanes compress) noexcept {
+    constexpr size_t kAreaBytes = 16 + kTestSteps * Family::kLanes * Family::kBlockBytes;
+    uint8_t area[kAreaBytes];
+    for (size_t i = 0; i < kAreaBytes; ++i) {
+        area[i] = static_cast<uint8_t>((i * 167 + 13) ^ (i >> 8));
+    }
+    typename Family::State expected[Family::kLanes];
+    typename Family::State actual[Family::kLanes];
+    initial_test_states<Family>(expected);
+    initial_test_states<Family>(actual);
+    run_test_calls<Family>(reference, expected, area);
+    run_test_calls<Family>(compress, actual, area);
+    return std::memcmp(expected, actual, sizeof expected) == 0;
 }
 
 }  // namespace
 
 bool passes_self_test(CompressFn compress) noexcept {
-    uint8_t message[kMessageBytes];
-    for (size_t i = 0; i < kMessageBytes; ++i) {
-        message[i] = static_cast<uint8_t>(i % 251);
-    }
-    Blake2bState state{};
-    for (int i = 0; i < 8; ++i) {
-        state.h[i] = kIV[i];
-    }
-    state.h[0] ^= 0x01010000ULL | kMaxDigestBytes;  // depth 1, fanout 1, no key
+    return passes_known_answer<Blake2bKernels>(compress, kExpectedBlake2b);
+}
 
-    constexpr size_t full_blocks = (kMessageBytes - 1) / kBlockBytes;
-    compress(&state, message, full_blocks, kBlockBytes);
-
-    uint8_t last_block[kBlockBytes] = {};
-    const size_t tail = kMessageBytes - full_blocks * kBlockBytes;
-    std::memcpy(last_block, message + full_blocks * kBlockBytes, tail);
-    state.f[0] = ~0ULL;
-    compress(&state, last_block, 1, tail);
-
-    uint8_t digest[kMaxDigestBytes];
-    write_digest(state, digest, sizeof digest);
-    return std::memcmp(digest, kExpectedDigest, sizeof digest) == 0;
+bool blake2s_passes_self_test(Blake2sCompressFn compress) noexcept {
+    return passes_known_answer<Blake2sKernels>(compress, kExpectedBlake2s);
 }
 
 namespace dispatch {
 
 bool lanes4_passes_self_test(Compress4Fn compress4) noexcept {
-    uint8_t area[kAreaBytes];
-    for (size_t i = 0; i < kAreaBytes; ++i) {
-        area[i] = static_cast<uint8_t>((i * 167 + 13) ^ (i >> 8));
-    }
-    Blake2bState expected[kLanes];
-    Blake2bState actual[kLanes];
-    initial_test_states(expected);
-    initial_test_states(actual);
-    run_test_calls(&reference_lanes, expected, area);
-    run_test_calls(compress4, actual, area);
-    return std::memcmp(expected, actual, sizeof expected) == 0;
+    return lanes_pass_self_test<Blake2bKernels, &compress4_by_lane<&kernels::compress_ref>>(
+        compress4);
+}
+
+bool lanes8_passes_self_test(Blake2sCompress8Fn compress8) noexcept {
+    return lanes_pass_self_test<Blake2sKernels, &compress8_by_lane<&kernels::blake2s_compress_ref>>(
+        compress8);
 }
 
 }  // namespace dispatch

@@ -13,7 +13,6 @@
 #include "dispatch.hpp"
 #include "dispatch_entry.hpp"
 #include "errors.hpp"
-#include "lanes8_by_lane.hpp"
 #include "names.hpp"
 #include "ossl_param.hpp"
 #include "params.hpp"
@@ -41,18 +40,20 @@ KernelChoice ProviderContext::make_kernel_choice() const noexcept {
         return choice;
     }
     const dispatch::Lanes4Selection lanes4 = dispatch::select_lanes4(selection);
-    // Without a 4-lane kernel BLAKE2bp cannot run; like a failed reference kernel, the
-    // provider then offers nothing rather than half its algorithms.
-    choice.kernel = lanes4.kernel.compress4 != nullptr ? selection.kernel : nullptr;
+    const dispatch::Blake2sSelection blake2s = dispatch::select_blake2s(kernel_request);
+    const dispatch::Lanes8Selection lanes8 = dispatch::select_lanes8(kernel_request);
+    // Without a 4-lane, BLAKE2s or 8-lane kernel some algorithms cannot run; like a failed
+    // reference kernel, the provider then offers nothing rather than part of its algorithms.
+    const bool complete = lanes4.kernel.compress4 != nullptr && blake2s.kernel != nullptr &&
+                          lanes8.kernel.compress8 != nullptr;
+    choice.kernel = complete ? selection.kernel : nullptr;
     choice.lanes4 = lanes4.kernel;
-    // Interim until dispatch chooses BLAKE2s kernels: the reference kernel, lane by lane for
-    // BLAKE2sp.
-    static constexpr Blake2sKernelInfo kBlake2sRef{KernelId::ref, "ref",
-                                                   &kernels::blake2s_compress_ref};
-    choice.blake2s = &kBlake2sRef;
-    choice.lanes8 = Lanes8Kernel{"ref", &compress8_by_lane<&kernels::blake2s_compress_ref>};
-    std::snprintf(choice.buildinfo, sizeof choice.buildinfo, "%s %s; kernel %s; blake2bp %s",
-                  names::kProviderName, B2_VERSION, selection.description, lanes4.description);
+    choice.blake2s = blake2s.kernel;
+    choice.lanes8 = lanes8.kernel;
+    std::snprintf(choice.buildinfo, sizeof choice.buildinfo,
+                  "%s %s; kernel %s; blake2bp %s; blake2s %s; blake2sp %s", names::kProviderName,
+                  B2_VERSION, selection.description, lanes4.description, blake2s.description,
+                  lanes8.description);
     return choice;
 }
 

@@ -18,7 +18,7 @@ struct KernelChoice {
     Lanes4Kernel lanes4;       // BLAKE2bp, 4 states at once: the fastest if chosen automatically
     const Blake2sKernelInfo* blake2s;  // BLAKE2s; set whenever `kernel` is
     Lanes8Kernel lanes8;               // BLAKE2sp, 8 states at once
-    char buildinfo[384];               // both descriptions (dispatch.hpp) fit
+    char buildinfo[896];               // the four descriptions (dispatch_types.hpp) fit
 };
 
 struct ProviderContext {

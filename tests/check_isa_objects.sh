@@ -1,7 +1,9 @@
 #!/bin/sh
 # Checks the instruction encodings in the kernel library, object by object. A kernel's objects
-# are compress_<name>.cpp.o and compress_<name>_*; its class comes from the build's kernel list
-# (kernels/CMakeLists.txt, B2_KERNEL_ISA_CLASSES), every other object is baseline:
+# are compress_<name>.cpp.o, compress_<name>_* and its row's BLAKE2s objects
+# compress_blake2s_<name>.cpp.o and compress_blake2s8_<name>.cpp.o; their class comes from the
+# build's kernel list (kernels/CMakeLists.txt, B2_KERNEL_ISA_CLASSES), every other object is
+# baseline:
 #   - baseline (ref, detection, dispatch, self-test, x64): no VEX/EVEX, nothing past SSE2/SSE3;
 #   - ssse3: no VEX/EVEX and no SSE4.1+ instruction (golang/go#18113: SIGILL on Atom);
 #   - avx: every vector instruction VEX-encoded (no legacy SSE, which costs AVX-SSE
@@ -30,6 +32,9 @@ function class_of(member,    n, i, pair, entry) {
         split(pair[i], entry, "=")
         if (index(member, "compress_" entry[1] ".") == 1 || index(member, "compress_" entry[1] "_") == 1)
             return entry[2]
+        # BLAKE2s objects of the same row: compress_blake2s_<name>.*, compress_blake2s8_<name>.*
+        if (index(member, "compress_blake2s8_" entry[1] ".") == 1 || index(member, "compress_blake2s_" entry[1] ".") == 1)
+            return entry[2]
     }
     return "baseline"
 }
@@ -39,7 +44,7 @@ if [ -n "$nm_tool" ]; then
     leaked=$("$nm_tool" "$library" | awk -v classes="$classes" "$class_of"'
         /:$/ { member = $1; sub(/:$/, "", member); next }
         class_of(member) != "baseline" && ($2 == "T" || $2 == "W" || $2 == "i") {
-            if ($3 !~ /^_ZN10blake2simd7kernels[0-9]+(compress4?|scrub)_/) print member ": " $3
+            if ($3 !~ /^_ZN10blake2simd7kernels[0-9]+((blake2s_)?compress[48]?|scrub)_/) print member ": " $3
         }')
     if [ -n "$leaked" ]; then
         echo "FAIL: ISA objects define extra code symbols:"
