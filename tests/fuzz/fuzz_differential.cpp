@@ -4,10 +4,10 @@
 // message and key also go through BLAKE2bp: every usable 4-lane candidate on the BLAKE2bp
 // engine and BLAKE2BP-512 / BLAKE2BPMAC through EVP, against rfc7693.hpp's BLAKE2bp. The case
 // folded into BLAKE2s's limits (size and key 1..32, salt and personalization of 8 bytes) goes
-// through BLAKE2SMAC / BLAKE2S-256, ours against the default provider's (its MAC takes every
-// param; its 3.0 digest none, so a parameterised unkeyed digest is checked for split and
-// one-shot agreement only), and through BLAKE2SP-256 / BLAKE2SPMAC (split against one-shot,
-// key as a param against the key argument: OpenSSL has no BLAKE2sp to compare with).
+// the same ways through BLAKE2s (every BLAKE2s kernel on the engine, BLAKE2S-256 / BLAKE2SMAC,
+// the default provider's MAC and plain digest) against rfc7693.hpp's BLAKE2s, and through
+// BLAKE2sp (every usable 8-lane candidate on the engine, BLAKE2SP-256 / BLAKE2SPMAC) against
+// rfc7693.hpp's BLAKE2sp.
 // SPDX-License-Identifier: Apache-2.0
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
@@ -242,46 +242,97 @@ Case blake2s_case(const Case& c) {
     return s;
 }
 
-Case one_shot(const Case& c) {
-    Case whole = c;
-    whole.splits.clear();
-    return whole;
+Bytes blake2s_oracle(const Case& c) {
+    rfc7693::blake2s::Options o;
+    o.out_len = c.out_len;
+    o.key = c.key;
+    o.key_len = c.key_len;
+    o.salt = c.has_salt ? c.salt : nullptr;
+    o.personal = c.has_personal ? c.personal : nullptr;
+    return rfc7693::blake2s::hash(o, c.message, c.message_len);
+}
+
+Bytes engine_blake2s(const Case& c, blake2simd::Blake2sCompressFn compress) {
+    blake2simd::Blake2sParams params;
+    params.digest_length = static_cast<uint8_t>(c.out_len);
+    params.key_length = static_cast<uint8_t>(c.key_len);
+    if (c.has_salt) {
+        std::memcpy(params.salt, c.salt, 8);
+    }
+    if (c.has_personal) {
+        std::memcpy(params.personal, c.personal, 8);
+    }
+    blake2simd::Blake2sEngine engine;
+    engine.start(compress, params);
+    if (c.key_len > 0) {
+        uint8_t block[64] = {};
+        std::memcpy(block, c.key, c.key_len);
+        engine.update(block, sizeof block);
+    }
+    feed(c, [&engine](const uint8_t* data, size_t n) { engine.update(data, n); });
+    Bytes out(c.out_len);
+    engine.finish(out.data());
+    return out;
 }
 
 void check_blake2s(const Case& c) {
+    const Bytes expected = blake2s_oracle(c);
+    for (const blake2simd::Blake2sKernelInfo& kernel : blake2simd::dispatch::blake2s_kernels()) {
+        if (blake2simd::dispatch::blake2s_is_runnable(kernel) &&
+            engine_blake2s(c, kernel.compress) != expected) {
+            fuzz::mismatch(kernel.name);
+        }
+    }
     const fuzz::Providers& p = fuzz::providers();
     if (c.key_len > 0) {
-        const Bytes expected = evp_mac(c, p.default_s_mac, false);
-        if (expected.size() != c.out_len) {
-            fuzz::mismatch("default BLAKE2SMAC refused a valid case");
-        }
         if (evp_mac(c, p.our_s_mac, false) != expected) {
             fuzz::mismatch("blake2simd BLAKE2SMAC");
         }
         if (evp_mac(c, p.our_s_mac, true) != expected) {
             fuzz::mismatch("blake2simd BLAKE2SMAC, key as a param");
         }
+        if (evp_mac(c, p.default_s_mac, false) != expected) {
+            fuzz::mismatch("default BLAKE2SMAC");
+        }
         return;
     }
-    const Bytes ours = evp_digest(c, p.our_s_md, true);
-    if (ours.size() != c.out_len || evp_digest(one_shot(c), p.our_s_md, true) != ours) {
-        fuzz::mismatch("blake2simd BLAKE2S-256: split and one-shot differ");
+    if (evp_digest(c, p.our_s_md, true) != expected) {
+        fuzz::mismatch("blake2simd BLAKE2S-256");
     }
+    // OpenSSL 3.0's default digest has no size/salt/custom: compare plain digests only.
     if (c.out_len == 32 && !c.has_salt && !c.has_personal &&
-        (evp_digest(c, p.default_s_md, false) != ours ||
-         evp_digest(c, p.our_s_md, false) != ours)) {
-        fuzz::mismatch("blake2simd BLAKE2S-256 against the default provider's");
+        evp_digest(c, p.default_s_md, false) != expected) {
+        fuzz::mismatch("default BLAKE2S-256");
     }
 }
 
+Bytes engine_blake2sp(const Case& c, blake2simd::Blake2sCompressFn compress,
+                      blake2simd::Blake2sCompress8Fn compress8) {
+    blake2simd::Blake2spEngine engine;
+    engine.start(compress, compress8, c.key, c.key_len);
+    feed(c, [&engine](const uint8_t* data, size_t n) { engine.update(data, n); });
+    Bytes out(32);
+    engine.finish(out.data());
+    return out;
+}
+
 void check_blake2sp(const Case& c) {
-    const fuzz::Providers& p = fuzz::providers();
-    const Bytes ours = evp_tree(c, p.our_sp_md, p.our_sp_mac, 32, false);
-    if (ours.size() != 32 || evp_tree(one_shot(c), p.our_sp_md, p.our_sp_mac, 32, false) != ours) {
-        fuzz::mismatch(c.key_len == 0 ? "blake2simd BLAKE2SP-256: split and one-shot differ"
-                                      : "blake2simd BLAKE2SPMAC: split and one-shot differ");
+    namespace dispatch = blake2simd::dispatch;
+    const Bytes expected = rfc7693::blake2sp(c.key, c.key_len, c.message, c.message_len);
+    const auto candidates = dispatch::lanes8_candidates();
+    const auto usable = dispatch::lanes8_measurements();
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        if (usable[i].usable && engine_blake2sp(c, blake2s_single_lane_for(candidates[i].id),
+                                                candidates[i].compress8) != expected) {
+            fuzz::mismatch(candidates[i].lane_by_lane ? "BLAKE2sp engine, lane by lane"
+                                                      : "BLAKE2sp engine, native 8-lane");
+        }
     }
-    if (c.key_len > 0 && evp_tree(c, p.our_sp_md, p.our_sp_mac, 32, true) != ours) {
+    const fuzz::Providers& p = fuzz::providers();
+    if (evp_tree(c, p.our_sp_md, p.our_sp_mac, 32, false) != expected) {
+        fuzz::mismatch(c.key_len == 0 ? "blake2simd BLAKE2SP-256" : "blake2simd BLAKE2SPMAC");
+    }
+    if (c.key_len > 0 && evp_tree(c, p.our_sp_md, p.our_sp_mac, 32, true) != expected) {
         fuzz::mismatch("blake2simd BLAKE2SPMAC, key as a param");
     }
 }
