@@ -1,5 +1,11 @@
-// Portable BLAKE2s compression (RFC 7693, section 3.2 with BLAKE2s's word size and rotations).
+// Portable BLAKE2s compression (RFC 7693, section 3.2 with BLAKE2s's word size and rotations):
+// plain C++ for every architecture.
 // SPDX-License-Identifier: Apache-2.0
+//
+// Shaped for speed like compress_ref.cpp, as the BLAKE2s fallback every CPU without a faster
+// kernel runs: the ten rounds are unrolled so every message index is a compile-time constant,
+// and the four G functions of each half-round are interleaved step by step. The plain form, a
+// loop over the sigma table, is the test oracle (tests/support/reference_compress.hpp).
 #include <bit>
 #include <cstring>
 
@@ -8,6 +14,12 @@
 namespace blake2simd::kernels {
 namespace {
 
+inline uint32_t rotr32(uint32_t w, unsigned c) {
+    return (w >> c) | (w << (32 - c));
+}
+
+// Little-endian at any alignment: one load on little-endian hosts, the combined bytes elsewhere
+// (GCC and clang make them one byte-reversing load on s390x).
 inline uint32_t load32_le(const uint8_t* p) {
     if constexpr (std::endian::native == std::endian::little) {
         uint32_t w;
@@ -18,23 +30,75 @@ inline uint32_t load32_le(const uint8_t* p) {
     }
 }
 
-inline void g(uint32_t v[16], int a, int b, int c, int d, uint32_t x, uint32_t y) {
-    v[a] = v[a] + v[b] + x;
-    v[d] = std::rotr(v[d] ^ v[a], 16);
-    v[c] = v[c] + v[d];
-    v[b] = std::rotr(v[b] ^ v[c], 12);
-    v[a] = v[a] + v[b] + y;
-    v[d] = std::rotr(v[d] ^ v[a], 8);
-    v[c] = v[c] + v[d];
-    v[b] = std::rotr(v[b] ^ v[c], 7);
+inline void add_to_counter(Blake2sState* state, uint32_t increment) {
+    state->t[0] += increment;
+    state->t[1] += (state->t[0] < increment) ? 1 : 0;
 }
 
-void compress_one(Blake2sState* state, const uint8_t* block) {
+// Which words a half-round's four G functions work on: G number i mixes
+// v[a[i]], v[b[i]], v[c[i]], v[d[i]].
+struct HalfRound {
+    int a[4], b[4], c[4], d[4];
+};
+inline constexpr HalfRound kColumns = {
+    {0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}, {12, 13, 14, 15}};
+inline constexpr HalfRound kDiagonals = {
+    {0, 1, 2, 3}, {5, 6, 7, 4}, {10, 11, 8, 9}, {15, 12, 13, 14}};
+
+// Each step written for all four independent G functions at once, so the compiler interleaves
+// four dependency chains; the unroll pragmas and forced inlining are needed by GCC 12 for the
+// same reasons as in compress_ref.cpp.
+[[gnu::always_inline]] inline void mix4(uint32_t v[16], const HalfRound& g, const uint32_t m[16],
+                                        const uint8_t* s) {
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; ++i) {
+        v[g.a[i]] = v[g.a[i]] + v[g.b[i]] + m[s[2 * i]];
+    }
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; ++i) {
+        v[g.d[i]] = rotr32(v[g.d[i]] ^ v[g.a[i]], 16);
+    }
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; ++i) {
+        v[g.c[i]] = v[g.c[i]] + v[g.d[i]];
+    }
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; ++i) {
+        v[g.b[i]] = rotr32(v[g.b[i]] ^ v[g.c[i]], 12);
+    }
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; ++i) {
+        v[g.a[i]] = v[g.a[i]] + v[g.b[i]] + m[s[2 * i + 1]];
+    }
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; ++i) {
+        v[g.d[i]] = rotr32(v[g.d[i]] ^ v[g.a[i]], 8);
+    }
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; ++i) {
+        v[g.c[i]] = v[g.c[i]] + v[g.d[i]];
+    }
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; ++i) {
+        v[g.b[i]] = rotr32(v[g.b[i]] ^ v[g.c[i]], 7);
+    }
+}
+
+// A template, so the sigma row is a constant and every message index resolves at compile time.
+template <int R>
+[[gnu::always_inline]] inline void mix_round(uint32_t v[16], const uint32_t m[16]) {
+    mix4(v, kColumns, m, &kSigma[R][0]);
+    mix4(v, kDiagonals, m, &kSigma[R][8]);
+}
+
+void compress_block(Blake2sState* state, const uint8_t* block) {
     uint32_t m[16];
+#pragma GCC unroll 16
     for (int i = 0; i < 16; ++i) {
         m[i] = load32_le(block + 4 * i);
     }
     uint32_t v[16];
+#pragma GCC unroll 8
     for (int i = 0; i < 8; ++i) {
         v[i] = state->h[i];
         v[i + 8] = kBlake2sIV[i];
@@ -43,17 +107,17 @@ void compress_one(Blake2sState* state, const uint8_t* block) {
     v[13] ^= state->t[1];
     v[14] ^= state->f[0];
     v[15] ^= state->f[1];
-    for (size_t r = 0; r < kBlake2sRounds; ++r) {
-        const uint8_t* s = kSigma[r];
-        g(v, 0, 4, 8, 12, m[s[0]], m[s[1]]);
-        g(v, 1, 5, 9, 13, m[s[2]], m[s[3]]);
-        g(v, 2, 6, 10, 14, m[s[4]], m[s[5]]);
-        g(v, 3, 7, 11, 15, m[s[6]], m[s[7]]);
-        g(v, 0, 5, 10, 15, m[s[8]], m[s[9]]);
-        g(v, 1, 6, 11, 12, m[s[10]], m[s[11]]);
-        g(v, 2, 7, 8, 13, m[s[12]], m[s[13]]);
-        g(v, 3, 4, 9, 14, m[s[14]], m[s[15]]);
-    }
+    mix_round<0>(v, m);
+    mix_round<1>(v, m);
+    mix_round<2>(v, m);
+    mix_round<3>(v, m);
+    mix_round<4>(v, m);
+    mix_round<5>(v, m);
+    mix_round<6>(v, m);
+    mix_round<7>(v, m);
+    mix_round<8>(v, m);
+    mix_round<9>(v, m);
+#pragma GCC unroll 8
     for (int i = 0; i < 8; ++i) {
         state->h[i] ^= v[i] ^ v[i + 8];
     }
@@ -63,10 +127,9 @@ void compress_one(Blake2sState* state, const uint8_t* block) {
 
 void blake2s_compress_ref(Blake2sState* state, const uint8_t* blocks, size_t block_count,
                           uint32_t counter_increment) noexcept {
-    for (size_t k = 0; k < block_count; ++k) {
-        state->t[0] += counter_increment;
-        state->t[1] += (state->t[0] < counter_increment) ? 1 : 0;
-        compress_one(state, blocks + k * kBlake2sBlockBytes);
+    for (size_t i = 0; i < block_count; ++i) {
+        add_to_counter(state, counter_increment);
+        compress_block(state, blocks + i * kBlake2sBlockBytes);
     }
 }
 

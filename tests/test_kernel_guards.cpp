@@ -1,11 +1,10 @@
-// Guard pages around every input and state: every runnable single-lane kernel (ref included)
-// and every usable 4-lane candidate (native and lane by lane) must neither read a byte outside
-// its blocks nor write a byte outside its states. Inputs end exactly at a PROT_NONE page (and,
-// in a second pass, start right after one); states sit against guard pages the same way. An
-// access outside ends the process with SIGSEGV, so a pass means no stray access happened.
-// A negative control (a kernel that reads one byte too many, run in a child) shows the guard
-// catches it.
-// SPDX-License-Identifier: Apache-2.0
+// Guard pages around every input and state: every runnable single-lane kernel (ref included),
+// BLAKE2b and BLAKE2s forms, and every usable 4-lane candidate (native and lane by lane) must
+// neither read a byte outside its blocks nor write a byte outside its states. Inputs end exactly at
+// a PROT_NONE page (and, in a second pass, start right after one); states sit against guard pages
+// the same way. An access outside ends the process with SIGSEGV, so a pass means no stray access
+// happened. A negative control (a kernel that reads one byte too many, run in a child) shows the
+// guard catches it. SPDX-License-Identifier: Apache-2.0
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -17,6 +16,8 @@
 
 #include "dispatch.hpp"
 #include "kernels_check.hpp"
+#include "registry.hpp"
+#include "support/reference_compress.hpp"
 
 namespace {
 
@@ -116,6 +117,42 @@ void check_single_lane(b2kernels_test::Checks& checks, const blake2simd::KernelI
         }
     }
     std::printf("  %-7s single lane: %d guarded cases\n", kernel.name, cases);
+}
+
+// --- single lane, BLAKE2s
+
+void check_blake2s_single_lane(b2kernels_test::Checks& checks, const char* name,
+                               blake2simd::Blake2sCompressFn compress, const Areas& areas) {
+    using blake2simd::Blake2sState;
+    using blake2simd::kBlake2sBlockBytes;
+    int cases = 0;
+    for (const bool at_end : {true, false}) {
+        for (const size_t blocks : {size_t{1}, size_t{2}, size_t{3}, size_t{kMaxSteps * kLanes}}) {
+            for (const uint32_t increment : {uint32_t{kBlake2sBlockBytes}, uint32_t{37}}) {
+                const size_t bytes = blocks * kBlake2sBlockBytes;
+                uint8_t* input = at_end ? areas.input.at_end(bytes) : areas.input.at_start();
+                fill(input, bytes, static_cast<uint32_t>(blocks * 17 + increment));
+                auto* state = reinterpret_cast<Blake2sState*>(
+                    at_end ? areas.states.at_end(sizeof(Blake2sState)) : areas.states.at_start());
+                Blake2sState expected{};
+                for (size_t i = 0; i < 8; ++i) {
+                    expected.h[i] =
+                        blake2simd::kBlake2sIV[i] ^ static_cast<uint32_t>(i * 0x9E3779B9U);
+                }
+                expected.t[0] = 0xFFFFFFC0U;  // the counter carries inside the call
+                expected.f[0] = blocks == 1 ? ~0U : 0;
+                *state = expected;
+                b2kernels_test::reference_blake2s_compress(&expected, input, blocks, increment);
+                compress(state, input, blocks, increment);
+                const std::string what = std::string(name) + " BLAKE2s, " + std::to_string(blocks) +
+                                         " blocks " + (at_end ? "ending at" : "starting at") +
+                                         " a guard page";
+                checks.check(std::memcmp(state, &expected, sizeof expected) == 0, what.c_str());
+                ++cases;
+            }
+        }
+    }
+    std::printf("  %-7s BLAKE2s single lane: %d guarded cases\n", name, cases);
 }
 
 // --- four lanes
@@ -232,6 +269,17 @@ int main() {
             check_single_lane(checks, kernel, areas);
         } else {
             std::printf("  %-7s not runnable here\n", kernel.name);
+        }
+    }
+    const auto& features = blake2simd::cpu::detected_features();
+    for (const blake2simd::registry::KernelRow& row : blake2simd::registry::kKernelRows) {
+        if (!row.built || !row.blake2s.has_single || row.blake2s.compress == nullptr) {
+            continue;
+        }
+        if (blake2simd::registry::meets(row.need, features)) {
+            check_blake2s_single_lane(checks, row.name, row.blake2s.compress, areas);
+        } else {
+            std::printf("  %-7s BLAKE2s: not runnable here\n", row.name);
         }
     }
     const auto candidates = dispatch::lanes4_candidates();

@@ -1,0 +1,19 @@
+// BLAKE2s compression with SSSE3 (built with -mssse3 only: no SSE4.1 instruction may appear).
+// SPDX-License-Identifier: Apache-2.0
+#include <tmmintrin.h>
+
+#include "kernel_blake2s.hpp"
+
+namespace blake2simd::kernels {
+namespace {
+#define B2S_128_HAS_ROR 0
+#include "blake2s_128.inc"
+#undef B2S_128_HAS_ROR
+}  // namespace
+
+void blake2s_compress_ssse3(Blake2sState* state, const uint8_t* blocks, size_t block_count,
+                            uint32_t counter_increment) noexcept {
+    blake2s_compress_blocks_128(state, blocks, block_count, counter_increment);
+}
+
+}  // namespace blake2simd::kernels
