@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -60,6 +61,39 @@ Bytes mac_message(EVP_MAC_CTX* ctx, const uint8_t* key, size_t key_length, const
         return {};
     }
     return mac_final(ctx);
+}
+
+// The kernel buildinfo names for an algorithm: "...; kernel <b>; blake2bp <bp>; blake2s <s>;
+// blake2sp <sp> ..." (each followed by its reason in parentheses).
+std::string buildinfo_kernel(const b2test::ProviderSession& session,
+                             const Blake2Algorithm& algorithm) {
+    OSSL_PROVIDER* provider = OSSL_PROVIDER_load(session.libctx(), "blake2simd");
+    const char* buildinfo = nullptr;
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_construct_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO, const_cast<char**>(&buildinfo), 0),
+        OSSL_PARAM_construct_end()};
+    const std::string text =
+        OSSL_PROVIDER_get_params(provider, params) == 1 && buildinfo != nullptr ? buildinfo : "";
+    OSSL_PROVIDER_unload(provider);
+    const std::string tag =
+        std::string("; ") + (&algorithm == &b2test::kBlake2b ? "kernel" : algorithm.label) + " ";
+    const size_t at = text.find(tag);
+    if (at == std::string::npos) {
+        return "(no '" + tag + "' in buildinfo '" + text + "')";
+    }
+    const size_t start = at + tag.size();
+    return text.substr(start, text.find(' ', start) - start);
+}
+
+// A context's `kernel` param names the kernel buildinfo reports for its algorithm.
+template <class Ctx>
+void check_served_kernel(Report& report, const b2test::ProviderSession& session,
+                         const Blake2Algorithm& algorithm, Ctx* ctx, const char* face) {
+    const auto kernel = b2test::served_kernel(ctx);
+    const std::string expected = buildinfo_kernel(session, algorithm);
+    B2_CHECK(report, kernel && *kernel == expected,
+             std::string(face) + " ctx reports kernel '" + kernel.value_or("(none)") +
+                 "', buildinfo '" + expected + "'");
 }
 
 void check_provider_params(Report& report, const b2test::ProviderSession& session) {
@@ -333,8 +367,10 @@ void check_digest_size(Report& report, const b2test::ProviderSession& session,
              full && sized && full->size() == algorithm.max_size &&
                  !std::equal(sized->begin(), sized->end(), full->begin()),
              "a shorter BLAKE2 output is not a truncated full one");
-    const auto kernel = b2test::served_kernel(ctx.get());
-    B2_CHECK(report, kernel && !kernel->empty(), "digest ctx reports its kernel");
+    check_served_kernel(report, session, algorithm, ctx.get(), algorithm.digest);
+    b2test::MacPtr mac = session.fetch_mac(algorithm.mac, b2test::kOurPropq);
+    b2test::MacCtxPtr mac_ctx(EVP_MAC_CTX_new(mac.get()));
+    check_served_kernel(report, session, algorithm, mac_ctx.get(), algorithm.mac);
 }
 
 // The names of a param list (nullptr: none).
@@ -460,8 +496,7 @@ void check_tree_digest(Report& report, const b2test::ProviderSession& session,
                        "custom (personalization) is not supported");
     }
     B2_REQUIRE(EVP_DigestInit_ex2(ctx.get(), md.get(), nullptr) == 1, "digest init");
-    const auto kernel = b2test::served_kernel(ctx.get());
-    B2_CHECK(report, kernel && !kernel->empty(), "digest ctx reports its kernel");
+    check_served_kernel(report, session, algorithm, ctx.get(), algorithm.digest);
     unsigned char out[EVP_MAX_MD_SIZE];
     unsigned int length = 0;
     B2_REQUIRE(EVP_DigestFinal_ex(ctx.get(), out, &length) == 1 && length == full, "final");
@@ -543,8 +578,7 @@ void check_tree_mac(Report& report, const b2test::ProviderSession& session,
                  "NULL-key re-init #" + std::to_string(round) +
                      " reuses the key (official answer): got " + b2test::to_hex(got));
     }
-    const auto kernel = b2test::served_kernel(ctx.get());
-    B2_CHECK(report, kernel && !kernel->empty(), "MAC ctx reports its kernel");
+    check_served_kernel(report, session, algorithm, ctx.get(), algorithm.mac);
     B2_CHECK(report, has_name(param_names(EVP_MAC_settable_ctx_params(mac.get())), "key"),
              "MAC settable ctx params list key");
     B2_REQUIRE(EVP_MAC_init(ctx.get(), nullptr, 0, nullptr) == 1, "re-init");
