@@ -103,3 +103,20 @@ set_tests_properties(hardening.kernel_request_setuid PROPERTIES LABELS "hardenin
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
   b2_add_direct_test(hardening.key_scrub test_key_scrub)
 endif()
+
+# The tests above that also cover BLAKE2s and BLAKE2sp (one program for every algorithm).
+foreach(b2_test hardening.engine_bounds hardening.direct_dispatch hardening.threads
+                hardening.key_material hardening.load_unload_1000 hardening.fork_during_first_use)
+  set_property(TEST ${b2_test} APPEND PROPERTY LABELS blake2s blake2sp)
+endforeach()
+foreach(b2_test hardening.engine_counter_2e64 hardening.keyed_start)
+  set_property(TEST ${b2_test} APPEND PROPERTY LABELS blake2s)
+endforeach()
+if(TARGET test_key_scrub)
+  set_property(TEST hardening.key_scrub APPEND PROPERTY LABELS blake2s blake2sp)
+endif()
+if(B2_FUZZ)
+  foreach(b2_target fuzz_differential fuzz_params)
+    set_property(TEST fuzz.${b2_target}.corpus APPEND PROPERTY LABELS blake2s blake2sp)
+  endforeach()
+endif()
