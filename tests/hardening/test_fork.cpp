@@ -54,10 +54,11 @@ constexpr Digest kDigests[] = {
 constexpr size_t kReportBytes = 64 + 64 + 32 + 32;
 
 Bytes expected_report(const Bytes& input) {
-    Bytes all = rfc7693::hash({}, input.data(), input.size());
-    for (const Bytes& part : {rfc7693::blake2bp(nullptr, 0, input.data(), input.size()),
-                              rfc7693::blake2s::hash({}, input.data(), input.size()),
-                              rfc7693::blake2sp(nullptr, 0, input.data(), input.size())}) {
+    Bytes all = rfc7693::hash(rfc7693::Options{}, input.data(), input.size());
+    for (const Bytes& part :
+         {rfc7693::blake2bp(nullptr, 0, input.data(), input.size()),
+          rfc7693::blake2s::hash(rfc7693::blake2s::Options{}, input.data(), input.size()),
+          rfc7693::blake2sp(nullptr, 0, input.data(), input.size())}) {
         all.insert(all.end(), part.begin(), part.end());
     }
     return all;
