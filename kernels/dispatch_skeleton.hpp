@@ -210,14 +210,14 @@ KernelSelection<Info> choose_single(std::string_view request, const SingleView<I
 
 // --- single-lane: this process's facts
 //
-// Traits: Family (kernel_families.hpp), catalogue() (constexpr std::array<Family::Info, N>, the
+// Traits: Family (kernel_families.hpp), catalogue() (constexpr std::array<Family::Kernel, N>, the
 // reference first), self_test(Family::Compress), kCalibrationBlocks, kMaxCalibrationRounds,
 // kCalibrationBudgetMicroseconds.
 template <class Traits>
 class SingleLaneProcess final {
   public:
     using Family = typename Traits::Family;
-    using Info = typename Family::Info;
+    using Info = typename Family::Kernel;
     static constexpr auto kKernels = Traits::catalogue();
     static constexpr size_t kCount = kKernels.size();
 

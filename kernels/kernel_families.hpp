@@ -1,5 +1,6 @@
 // BLAKE2b and BLAKE2s as dispatch and the self-tests see them: one traits type per family, so
-// the selection skeleton (dispatch_skeleton.hpp) and the self-tests are written once.
+// the selection skeleton (dispatch_skeleton.hpp) and the self-tests are written once, and the
+// engines' families (provider/blake2_family.hpp) extend these rather than restate them.
 // SPDX-License-Identifier: Apache-2.0
 //
 // Baseline code only: it names the dispatch-side catalogue types.
@@ -19,10 +20,10 @@ struct Blake2bKernels {
     using Word = uint64_t;
     using Compress = CompressFn;
     using CompressLanes = Compress4Fn;
-    using Info = KernelInfo;
+    using Kernel = KernelInfo;
     using LanesKernel = Lanes4Kernel;
     static constexpr size_t kBlockBytes = blake2simd::kBlockBytes;
-    static constexpr size_t kDigestBytes = kMaxDigestBytes;
+    static constexpr size_t kMaxDigestBytes = blake2simd::kMaxDigestBytes;
     static constexpr size_t kLanes = blake2simd::kLanes;
     static constexpr const Word* kIV = blake2simd::kIV;
 
@@ -36,10 +37,10 @@ struct Blake2sKernels {
     using Word = uint32_t;
     using Compress = Blake2sCompressFn;
     using CompressLanes = Blake2sCompress8Fn;
-    using Info = Blake2sKernelInfo;
+    using Kernel = Blake2sKernelInfo;
     using LanesKernel = Lanes8Kernel;
     static constexpr size_t kBlockBytes = kBlake2sBlockBytes;
-    static constexpr size_t kDigestBytes = kBlake2sMaxDigestBytes;
+    static constexpr size_t kMaxDigestBytes = kBlake2sMaxDigestBytes;
     static constexpr size_t kLanes = kBlake2spLanes;
     static constexpr const Word* kIV = kBlake2sIV;
 

@@ -21,7 +21,7 @@ using Compress4Fn = void (*)(Blake2bState* states, const uint8_t* const* blocks,
                              size_t block_stride, uint64_t counter_increment) noexcept;
 
 struct Lanes4Kernel {
-    const char* name;  // the KernelId spelling of the instruction set it uses ("avx2", "ref", ...)
+    const char* name;  // the registry row name of the instruction set it uses
     Compress4Fn compress4;
 };
 

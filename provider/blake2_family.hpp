@@ -7,42 +7,22 @@
 #include <cstdint>
 #include <cstring>
 
-#include "kernel.hpp"
-#include "kernel_blake2s.hpp"
-#include "lanes4.hpp"
+#include "kernel_families.hpp"
 
 namespace blake2simd {
 
-struct Blake2bFamily {
-    using Word = uint64_t;
-    using State = Blake2bState;
-    using Compress = CompressFn;
-    using CompressLanes = Compress4Fn;
-    using Kernel = KernelInfo;
-    using LanesKernel = Lanes4Kernel;
-    static constexpr size_t kBlockBytes = blake2simd::kBlockBytes;
-    static constexpr size_t kMaxDigestBytes = blake2simd::kMaxDigestBytes;
+// The kernels' traits of each member (kernels/kernel_families.hpp: word, state, compression
+// contracts, block size, leaves of its tree mode) plus what only the engines and params need.
+struct Blake2bFamily : Blake2bKernels {
     static constexpr size_t kMaxKeyBytes = blake2simd::kMaxKeyBytes;
     static constexpr size_t kSaltBytes = blake2simd::kSaltBytes;
     static constexpr size_t kPersonalBytes = blake2simd::kPersonalBytes;
-    static constexpr size_t kTreeLanes = kLanes;  // BLAKE2bp's leaves
-    static constexpr const Word* kIV = blake2simd::kIV;
 };
 
-struct Blake2sFamily {
-    using Word = uint32_t;
-    using State = Blake2sState;
-    using Compress = Blake2sCompressFn;
-    using CompressLanes = Blake2sCompress8Fn;
-    using Kernel = Blake2sKernelInfo;
-    using LanesKernel = Lanes8Kernel;
-    static constexpr size_t kBlockBytes = kBlake2sBlockBytes;
-    static constexpr size_t kMaxDigestBytes = kBlake2sMaxDigestBytes;
+struct Blake2sFamily : Blake2sKernels {
     static constexpr size_t kMaxKeyBytes = kBlake2sMaxKeyBytes;
     static constexpr size_t kSaltBytes = kBlake2sSaltBytes;
     static constexpr size_t kPersonalBytes = kBlake2sPersonalBytes;
-    static constexpr size_t kTreeLanes = kBlake2spLanes;  // BLAKE2sp's leaves
-    static constexpr const Word* kIV = kBlake2sIV;
 };
 
 // The parameter block (RFC 7693 section 2.8 and the BLAKE2 paper's tree fields); node_offset

@@ -31,18 +31,18 @@ inline const Blake2sKernelInfo* chosen_kernel<Blake2sKernelInfo>(
     return choice.kernel != nullptr ? choice.blake2s : nullptr;
 }
 
-// The many-lane kernel a tree-mode context of the family runs its leaves on, and its entry.
-inline Lanes4Kernel chosen_lanes(const KernelChoice& choice, Blake2bFamily) noexcept {
+// The many-lane kernel a tree-mode context of that lane type runs its leaves on.
+template <class LanesKernel>
+LanesKernel chosen_lanes(const KernelChoice& choice) noexcept;
+
+template <>
+inline Lanes4Kernel chosen_lanes<Lanes4Kernel>(const KernelChoice& choice) noexcept {
     return choice.lanes4;
 }
-inline Lanes8Kernel chosen_lanes(const KernelChoice& choice, Blake2sFamily) noexcept {
+
+template <>
+inline Lanes8Kernel chosen_lanes<Lanes8Kernel>(const KernelChoice& choice) noexcept {
     return choice.lanes8;
-}
-inline Compress4Fn lanes_entry(const Lanes4Kernel& lanes) noexcept {
-    return lanes.compress4;
-}
-inline Blake2sCompress8Fn lanes_entry(const Lanes8Kernel& lanes) noexcept {
-    return lanes.compress8;
 }
 
 // Contexts live in the core's allocator (so CRYPTO_set_mem_functions sees them) and are
@@ -66,6 +66,9 @@ Context* new_context(void* provctx) noexcept {
     auto* ctx = new (memory) Context{};
     ctx->provider = provider;
     ctx->kernel = kernel;
+    if constexpr (requires { ctx->lanes; }) {
+        ctx->lanes = chosen_lanes<decltype(Context::lanes)>(provider->kernel_choice());
+    }
     return ctx;
 }
 
@@ -88,5 +91,18 @@ void free_context(void* vctx) noexcept {
     cleanse(vctx, sizeof(Context));
     release(vctx, __FILE__, __LINE__);
 }
+
+// The life-cycle callbacks every algorithm shares. Each algorithm's callback type derives from
+// this with its own context type, so the symbols still name the algorithm.
+template <class Context>
+struct ContextLifecycle {
+    static void* newctx(void* provctx) noexcept { return new_context<Context>(provctx); }
+
+    static void freectx(void* vctx) noexcept { free_context<Context>(vctx); }
+
+    static void* dupctx(void* vctx) noexcept {
+        return duplicate_context(static_cast<const Context*>(vctx));
+    }
+};
 
 }  // namespace blake2simd

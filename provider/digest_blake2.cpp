@@ -32,16 +32,8 @@ struct DigestContext {
 
 // The callbacks of one family's digest; their symbols name the family (Digest<Blake2sFamily>).
 template <class Family>
-struct Digest {
+struct Digest : ContextLifecycle<DigestContext<Family>> {
     using Context = DigestContext<Family>;
-
-    static void* newctx(void* provctx) noexcept { return new_context<Context>(provctx); }
-
-    static void freectx(void* vctx) noexcept { free_context<Context>(vctx); }
-
-    static void* dupctx(void* vctx) noexcept {
-        return duplicate_context(static_cast<const Context*>(vctx));
-    }
 
     static bool apply_params(Context* ctx, const OSSL_PARAM params[]) noexcept {
         // OpenSSL 3.0 inits a fresh context per message, mostly without params: as in the MAC's

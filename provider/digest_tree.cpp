@@ -31,22 +31,8 @@ struct TreeDigestContext {
 
 // The callbacks of one family's tree digest; their symbols name the family.
 template <class Family>
-struct TreeDigest {
+struct TreeDigest : ContextLifecycle<TreeDigestContext<Family>> {
     using Context = TreeDigestContext<Family>;
-
-    static void* newctx(void* provctx) noexcept {
-        auto* ctx = new_context<Context>(provctx);
-        if (ctx != nullptr) {
-            ctx->lanes = chosen_lanes(ctx->provider->kernel_choice(), Family{});
-        }
-        return ctx;
-    }
-
-    static void freectx(void* vctx) noexcept { free_context<Context>(vctx); }
-
-    static void* dupctx(void* vctx) noexcept {
-        return duplicate_context(static_cast<const Context*>(vctx));
-    }
 
     static bool check_params(const Context* ctx, const OSSL_PARAM params[]) noexcept {
         KeyArgument no_key;
@@ -63,7 +49,7 @@ struct TreeDigest {
         if (!check_params(ctx, params)) {
             return 0;
         }
-        ctx->engine.start(ctx->kernel->compress, lanes_entry(ctx->lanes), nullptr, 0);
+        ctx->engine.start(ctx->kernel->compress, Family::lanes_entry(ctx->lanes), nullptr, 0);
         ctx->phase = Phase::absorbing;
         return 1;
     }

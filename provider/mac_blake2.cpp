@@ -38,17 +38,9 @@ struct MacContext {
 
 // The callbacks of one family's MAC; their symbols name the family (Mac<Blake2sFamily>).
 template <class Family>
-struct Mac {
+struct Mac : ContextLifecycle<MacContext<Family>> {
     using Context = MacContext<Family>;
     using Stale = typename KeyedStart<Family>::Stale;
-
-    static void* newctx(void* provctx) noexcept { return new_context<Context>(provctx); }
-
-    static void freectx(void* vctx) noexcept { free_context<Context>(vctx); }
-
-    static void* dupctx(void* vctx) noexcept {
-        return duplicate_context(static_cast<const Context*>(vctx));
-    }
 
     static Blake2Params<Family> configured_params(const Context* ctx) noexcept {
         return ctx->settings.to_params(ctx->key.length);

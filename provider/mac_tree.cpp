@@ -33,22 +33,8 @@ struct TreeMacContext {
 
 // The callbacks of one family's tree MAC; their symbols name the family.
 template <class Family>
-struct TreeMac {
+struct TreeMac : ContextLifecycle<TreeMacContext<Family>> {
     using Context = TreeMacContext<Family>;
-
-    static void* newctx(void* provctx) noexcept {
-        auto* ctx = new_context<Context>(provctx);
-        if (ctx != nullptr) {
-            ctx->lanes = chosen_lanes(ctx->provider->kernel_choice(), Family{});
-        }
-        return ctx;
-    }
-
-    static void freectx(void* vctx) noexcept { free_context<Context>(vctx); }
-
-    static void* dupctx(void* vctx) noexcept {
-        return duplicate_context(static_cast<const Context*>(vctx));
-    }
 
     // Validates the params and the key argument (nullptr: none) completely, then stores the
     // key; a failing call changes nothing.
@@ -77,7 +63,7 @@ struct TreeMac {
         if (!require_key(ctx->provider, ctx->key)) {
             return 0;
         }
-        ctx->engine.start(ctx->kernel->compress, lanes_entry(ctx->lanes), ctx->key.bytes,
+        ctx->engine.start(ctx->kernel->compress, Family::lanes_entry(ctx->lanes), ctx->key.bytes,
                           ctx->key.length);
         ctx->phase = Phase::absorbing;
         return 1;

@@ -22,7 +22,7 @@ Blake2Params<Family> node_params(size_t key_length, uint64_t node_offset,
     Blake2Params<Family> params;
     params.digest_length = kTreeDigestBytes<Family>;
     params.key_length = static_cast<uint8_t>(key_length);
-    params.fanout = Family::kTreeLanes;
+    params.fanout = Family::kLanes;
     params.depth = 2;
     params.leaf_length = 0;
     params.node_offset = node_offset;

@@ -27,7 +27,7 @@ class TreeEngine final {
   public:
     using Compress = typename Family::Compress;
     using CompressLanes = typename Family::CompressLanes;
-    static constexpr size_t kLeaves = Family::kTreeLanes;
+    static constexpr size_t kLeaves = Family::kLanes;
     static constexpr size_t kDigestBytes = kTreeDigestBytes<Family>;
 
     // key_length 0: unkeyed. Otherwise each leaf absorbs the zero-padded key as its first block.

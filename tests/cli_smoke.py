@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """CLI tests: `openssl list/dgst/mac` with our provider, expected answers from hashlib.
 
+usage: cli_smoke.py MODULE_DIR [--family blake2b|blake2s]   (default blake2b)
+
 Every command that computes carries `-propquery provider=blake2simd`; a control shows the
-propquery is enforced (SHA-256 under it fails), so a BLAKE2b answer under it is ours.
+propquery is enforced (SHA-256 under it fails), so a BLAKE2 answer under it is ours.
 SPDX-License-Identifier: Apache-2.0
 """
 import hashlib
@@ -10,8 +12,26 @@ import os
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 
 from b2check import Tally, digest_hex
+
+
+@dataclass(frozen=True)
+class Family:
+    """One BLAKE2 member: its CLI digest option, EVP names, hashlib oracle and field limits."""
+    digest_option: str
+    digest: str
+    mac: str
+    oracle: object
+    max_key: int
+    max_salt: int
+
+
+FAMILIES = {
+    "blake2b": Family("-blake2b512", "BLAKE2B-512", "BLAKE2BMAC", hashlib.blake2b, 64, 16),
+    "blake2s": Family("-blake2s256", "BLAKE2S-256", "BLAKE2SMAC", hashlib.blake2s, 32, 8),
+}
 
 TALLY = Tally("cli_smoke")
 check = TALLY.check
@@ -28,6 +48,9 @@ def openssl(module_dir, *args, propquery=True):
 
 def main():
     module_dir = sys.argv[1]
+    family_name = sys.argv[3] if len(sys.argv) == 4 and sys.argv[2] == "--family" else "blake2b"
+    family = FAMILIES[family_name]
+    TALLY.program = f"cli_smoke ({family_name})"
     env_kernel = os.environ.get("BLAKE2SIMD_KERNEL")
 
     listing = subprocess.run(["openssl", "list", "-providers", "-verbose", "-provider-path",
@@ -39,7 +62,7 @@ def main():
     if env_kernel:
         check(f"kernel {env_kernel}" in listing.stdout, "forced kernel shown", listing.stdout)
 
-    for kind, name in (("-digest-algorithms", "BLAKE2B-512"), ("-mac-algorithms", "BLAKE2BMAC")):
+    for kind, name in (("-digest-algorithms", family.digest), ("-mac-algorithms", family.mac)):
         out = subprocess.run(["openssl", "list", kind, "-provider-path", module_dir, "-provider",
                               "blake2simd"], capture_output=True, text=True).stdout
         lines = [line for line in out.splitlines() if "@ blake2simd" in line]
@@ -54,30 +77,40 @@ def main():
         control = openssl(module_dir, "dgst", "-sha256", path)
         check(control.returncode != 0, "propquery is enforced: SHA-256 is not ours", control.stdout)
 
-        result = openssl(module_dir, "dgst", "-blake2b512", path)
-        check(result.returncode == 0 and digest_hex(result.stdout) == hashlib.blake2b(message).hexdigest(),
-              "dgst -blake2b512", result.stdout + result.stderr)
+        result = openssl(module_dir, "dgst", family.digest_option, path)
+        check(result.returncode == 0 and digest_hex(result.stdout) == family.oracle(message).hexdigest(),
+              f"dgst {family.digest_option}", result.stdout + result.stderr)
+        # The CLI's own name for it: the answer is the digest's, from us.
+        result = openssl(module_dir, "dgst", "-" + family.digest, path)
+        check(result.returncode == 0 and digest_hex(result.stdout) == family.oracle(message).hexdigest(),
+              f"dgst -{family.digest}", result.stdout + result.stderr)
 
-        key = bytes(range(64))
-        result = openssl(module_dir, "mac", "-macopt", "hexkey:" + key.hex(), "-in", path, "BLAKE2BMAC")
-        expected = hashlib.blake2b(message, key=key).hexdigest()
-        check(result.returncode == 0 and digest_hex(result.stdout) == expected, "mac BLAKE2BMAC",
+        key = bytes(range(family.max_key))
+        result = openssl(module_dir, "mac", "-macopt", "hexkey:" + key.hex(), "-in", path, family.mac)
+        expected = family.oracle(message, key=key).hexdigest()
+        check(result.returncode == 0 and digest_hex(result.stdout) == expected, f"mac {family.mac}",
               result.stdout + result.stderr)
 
-        salt, custom = b"0123456789abcdef", b"blake2simd-cli"
+        salt, custom = b"0123456789abcdef"[:family.max_salt], b"blake2simd-cli"[:family.max_salt]
         result = openssl(module_dir, "mac", "-macopt", "hexkey:" + key[:20].hex(), "-macopt",
                          "hexsalt:" + salt.hex(), "-macopt", "hexcustom:" + custom.hex(),
-                         "-macopt", "size:20", "-in", path, "BLAKE2BMAC")
-        expected = hashlib.blake2b(message, key=key[:20], salt=salt, person=custom,
-                                   digest_size=20).hexdigest()
+                         "-macopt", "size:20", "-in", path, family.mac)
+        expected = family.oracle(message, key=key[:20], salt=salt, person=custom,
+                                 digest_size=20).hexdigest()
         check(result.returncode == 0 and digest_hex(result.stdout) == expected,
               "mac with salt, custom and size", result.stdout + result.stderr)
 
         # Our reason strings reach the CLI, attributed to our provider.
         result = openssl(module_dir, "mac", "-macopt", "hexkey:" + key.hex() + "00", "-in", path,
-                         "BLAKE2BMAC")
+                         family.mac)
         check(result.returncode != 0 and "blake2simd" in result.stderr
-              and "invalid key length" in result.stderr, "65-byte key rejected by us", result.stderr)
+              and "invalid key length" in result.stderr,
+              f"{family.max_key + 1}-byte key rejected by us", result.stderr)
+        result = openssl(module_dir, "mac", "-macopt", "hexkey:" + key.hex(), "-macopt",
+                         "hexsalt:" + (salt + b"!").hex(), "-in", path, family.mac)
+        check(result.returncode != 0 and "blake2simd" in result.stderr
+              and "invalid salt length" in result.stderr,
+              f"{family.max_salt + 1}-byte salt rejected by us", result.stderr)
 
     return TALLY.finish()
 

@@ -1,12 +1,47 @@
 # Provider core: parameters, errors, life cycle (C++ through EVP) and the openssl CLI.
 # SPDX-License-Identifier: Apache-2.0
+# Without arguments (as the valgrind job runs it) all four algorithm pairs; CTest runs them apart.
 b2_add_evp_test(NAME provider.semantics TARGET test_semantics
-                SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_semantics.cpp LABELS provider)
+                SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_semantics.cpp ARGS --algorithm blake2b
+                LABELS provider)
 target_compile_definitions(test_semantics PRIVATE B2_EXPECTED_VERSION="${PROJECT_VERSION}")
+# The same rows for BLAKE2S-256/BLAKE2SMAC; the tree modes' rows (one size, no salt/custom).
+foreach(b2_algorithm blake2s blake2bp blake2sp)
+  b2_add_evp_test(NAME provider.semantics_${b2_algorithm} TARGET test_semantics
+                  ARGS --algorithm ${b2_algorithm} LABELS provider ${b2_algorithm})
+endforeach()
+
+# BLAKE2S-256 / BLAKE2SMAC: the differential tests of vectors.cmake (test_differential, defined
+# there) with --algorithm blake2s: random cases against the default provider, and parameterised
+# cases against hashlib (vectors/gen_blake2s.py --random; 3.0's default digest ignores params).
+b2_add_evp_test(NAME evp.differential_blake2s TARGET test_differential
+                ARGS --algorithm blake2s ${b2_differential_args}
+                LABELS vectors provider differential blake2s TIMEOUT 300)
+set(b2_blake2s_random_cases ${CMAKE_CURRENT_BINARY_DIR}/random-param-cases-blake2s.json)
+add_test(NAME vectors.blake2s_random_cases_generate
+         COMMAND ${Python3_EXECUTABLE} ${B2_VECTORS_DIR}/gen_blake2s.py --random 3000
+                 --output ${b2_blake2s_random_cases})
+set_tests_properties(vectors.blake2s_random_cases_generate PROPERTIES
+                     LABELS "vectors;differential;blake2s"
+                     FIXTURES_SETUP b2_blake2s_random_param_cases)
+b2_add_evp_test(NAME evp.hashlib_params_blake2s TARGET test_differential
+                ARGS --algorithm blake2s --hashlib-cases ${b2_blake2s_random_cases}
+                LABELS vectors provider differential blake2s
+                FIXTURES_REQUIRED b2_blake2s_random_param_cases)
 
 add_test(NAME cli.smoke
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/cli_smoke.py ${B2_MODULE_DIR})
 set_tests_properties(cli.smoke PROPERTIES LABELS cli SKIP_RETURN_CODE 77)
+# The same for BLAKE2S-256 / BLAKE2SMAC, and BLAKE2SP-256 / BLAKE2SPMAC through blake2bp_cli.py
+# (blake2bp.cli in blake2bp.cmake is its BLAKE2bp run).
+add_test(NAME cli.smoke_blake2s
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/cli_smoke.py ${B2_MODULE_DIR}
+                 --family blake2s)
+add_test(NAME cli.blake2sp
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/blake2bp_cli.py ${B2_MODULE_DIR}
+                 ${PROJECT_SOURCE_DIR}/vectors --family blake2sp)
+set_tests_properties(cli.smoke_blake2s PROPERTIES LABELS "cli;blake2s" SKIP_RETURN_CODE 77)
+set_tests_properties(cli.blake2sp PROPERTIES LABELS "cli;blake2sp" TIMEOUT 120)
 
 add_test(NAME provider.module_dependencies
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_module_deps.py

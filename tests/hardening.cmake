@@ -29,13 +29,20 @@ target_link_libraries(test_engine_bounds PRIVATE b2_engine_for_tests b2_warnings
 add_test(NAME hardening.engine_bounds COMMAND test_engine_bounds)
 set_tests_properties(hardening.engine_bounds PROPERTIES LABELS hardening TIMEOUT 120)
 
+# Without arguments (as the valgrind job runs it) both families; CTest runs them apart.
 b2_add_evp_test(NAME hardening.bad_input TARGET test_bad_input
-                SOURCES ${b2_hardening_dir}/test_bad_input.cpp LABELS hardening provider memory)
+                SOURCES ${b2_hardening_dir}/test_bad_input.cpp ARGS --algorithm blake2b
+                LABELS hardening provider memory blake2bp)
 target_include_directories(test_bad_input PRIVATE ${b2_hardening_dir})
+b2_add_evp_test(NAME hardening.bad_input_blake2s TARGET test_bad_input ARGS --algorithm blake2s
+                LABELS hardening provider memory blake2s blake2sp)
 
 b2_add_evp_test(NAME hardening.large_input_4gib TARGET test_large_input
                 SOURCES ${b2_hardening_dir}/test_large_input.cpp LABELS hardening slow
                 TIMEOUT 900)
+# BLAKE2s: past 4 GiB its 32-bit low counter word carries into the high one (digest and MAC).
+b2_add_evp_test(NAME hardening.large_input_4gib_blake2s TARGET test_large_input
+                ARGS --mac --algorithm blake2s LABELS hardening slow blake2s TIMEOUT 900)
 
 add_executable(test_direct_dispatch ${b2_hardening_dir}/test_direct_dispatch.cpp)
 target_include_directories(test_direct_dispatch PRIVATE ${b2_hardening_dir} ${B2_TEST_SUPPORT_DIR})
@@ -95,4 +102,21 @@ set_tests_properties(hardening.kernel_request_setuid PROPERTIES LABELS "hardenin
 # x86-64 only: it reads CPUID and the vector registers with x86 assembly.
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
   b2_add_direct_test(hardening.key_scrub test_key_scrub)
+endif()
+
+# The tests above that also cover BLAKE2s and BLAKE2sp (one program for every algorithm).
+foreach(b2_test hardening.engine_bounds hardening.direct_dispatch hardening.threads
+                hardening.key_material hardening.load_unload_1000 hardening.fork_during_first_use)
+  set_property(TEST ${b2_test} APPEND PROPERTY LABELS blake2s blake2sp)
+endforeach()
+foreach(b2_test hardening.engine_counter_2e64 hardening.keyed_start)
+  set_property(TEST ${b2_test} APPEND PROPERTY LABELS blake2s)
+endforeach()
+if(TARGET test_key_scrub)
+  set_property(TEST hardening.key_scrub APPEND PROPERTY LABELS blake2s blake2sp)
+endif()
+if(B2_FUZZ)
+  foreach(b2_target fuzz_differential fuzz_params)
+    set_property(TEST fuzz.${b2_target}.corpus APPEND PROPERTY LABELS blake2s blake2sp)
+  endforeach()
 endif()

@@ -2,13 +2,15 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Usage:
-//   test_differential [--cases N]          random cases, ours vs default in one libctx
-//   test_differential --hashlib-cases FILE  digest/MAC with size/salt/custom vs hashlib outputs
+//   test_differential [--algorithm A] [--cases N]   random cases, ours vs default in one libctx
+//   test_differential [--algorithm A] --hashlib-cases FILE
+//                                   digest/MAC with size/salt/custom vs hashlib outputs
+// A is blake2b (BLAKE2B-512, BLAKE2BMAC; the default) or blake2s (BLAKE2S-256, BLAKE2SMAC).
 // B2_SEED=<n> reproduces a run (the seed is always printed).
 //
-// The default provider is used only where it is right on OpenSSL 3.0: its BLAKE2B-512 ignores
-// size/salt/custom (so parameterised digests are checked against hashlib instead), and we never
-// change its MAC size after init or update it after final.
+// The default provider is used only where it is right on OpenSSL 3.0: its BLAKE2B-512 and
+// BLAKE2S-256 ignore size/salt/custom (so parameterised digests are checked against hashlib
+// instead), and we never change its MAC size after init or update it after final.
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -20,10 +22,12 @@
 #include <vector>
 
 #include "b2test.hpp"
+#include "b2test/algorithms.hpp"
 
 namespace {
 
-using b2test::Blake2bParams;
+using b2test::Blake2Algorithm;
+using b2test::Blake2bParams;  // size/salt/custom: the same params for every BLAKE2 algorithm
 using b2test::Report;
 using Bytes = std::vector<uint8_t>;
 
@@ -69,7 +73,7 @@ uint64_t choose_seed() {
 }
 
 // Update lengths for a message: empty updates, sub-block crumbs, block-edge sizes, big chunks.
-std::vector<size_t> random_pieces(Random& rng, size_t length) {
+std::vector<size_t> random_pieces(Random& rng, size_t length, size_t block_bytes) {
     std::vector<size_t> pieces;
     size_t remaining = length;
     const size_t count = rng.between(0, 6);
@@ -83,7 +87,7 @@ std::vector<size_t> random_pieces(Random& rng, size_t length) {
                 piece = rng.between(1, 16);
                 break;
             case 2:
-                piece = rng.between(127, 129);
+                piece = rng.between(block_bytes - 1, block_bytes + 1);
                 break;
             default:
                 piece = rng.between(0, remaining);
@@ -154,17 +158,28 @@ struct Scenario {
     }
 };
 
-Scenario random_scenario(Random& rng, Bytes& pool) {
+// A quarter of the messages end within a byte of a block boundary (the last block is the one
+// compressed with the final flag, so every boundary case matters); the rest are any length.
+size_t random_length(Random& rng, size_t block_bytes) {
+    if (rng.percent(25)) {
+        const size_t boundary = rng.between(0, kMaxMessage / block_bytes - 1) * block_bytes;
+        const size_t beside = boundary + rng.between(0, 2);  // boundary - 1, +0, +1
+        return beside == 0 ? 0 : beside - 1;
+    }
+    return rng.between(0, kMaxMessage);
+}
+
+Scenario random_scenario(Random& rng, Bytes& pool, size_t block_bytes) {
     Scenario scenario;
-    scenario.length = rng.between(0, kMaxMessage);
+    scenario.length = random_length(rng, block_bytes);
     const size_t offset = rng.between(0, kMaxMisalignment);
     rng.fill(pool.data() + offset, scenario.length);
     scenario.message = pool.data() + offset;
-    scenario.pieces = random_pieces(rng, scenario.length);
+    scenario.pieces = random_pieces(rng, scenario.length, block_bytes);
     if (rng.percent(30)) {
         scenario.dup_before_piece = rng.between(0, scenario.pieces.size());
         scenario.dup_tail = rng.bytes(rng.between(0, kMaxDupTail));
-        scenario.tail_pieces = random_pieces(rng, scenario.dup_tail.size());
+        scenario.tail_pieces = random_pieces(rng, scenario.dup_tail.size(), block_bytes);
     }
     return scenario;
 }
@@ -200,12 +215,18 @@ void play(const Scenario& scenario, Ctx* ctx, Update update, Dup dup, Final fini
 
 class Differential final {
   public:
-    Differential(Report& report, const b2test::ProviderSession& session, uint64_t seed)
-        : m_report(report), m_seed(seed), m_rng(seed), m_pool(kMaxMessage + kMaxMisalignment + 1) {
-        m_our_md = session.fetch_md(b2test::kDigestName, b2test::kOurPropq);
-        m_their_md = session.fetch_md(b2test::kDigestName, b2test::kDefaultPropq);
-        m_our_mac = session.fetch_mac(b2test::kMacName, b2test::kOurPropq);
-        m_their_mac = session.fetch_mac(b2test::kMacName, b2test::kDefaultPropq);
+    Differential(Report& report, const b2test::ProviderSession& session,
+                 const Blake2Algorithm& algorithm, uint64_t seed)
+        : m_report(report),
+          m_algorithm(algorithm),
+          m_seed(seed),
+          m_rng(seed),
+          m_pool(kMaxMessage + kMaxMisalignment + 1),
+          m_mac_size(algorithm.max_size) {
+        m_our_md = session.fetch_md(algorithm.digest, b2test::kOurPropq);
+        m_their_md = session.fetch_md(algorithm.digest, b2test::kDefaultPropq);
+        m_our_mac = session.fetch_mac(algorithm.mac, b2test::kOurPropq);
+        m_their_mac = session.fetch_mac(algorithm.mac, b2test::kDefaultPropq);
         B2_REQUIRE(m_our_md && m_their_md && m_our_mac && m_their_mac, "fetch both providers");
         B2_REQUIRE(b2test::provider_name(m_our_md.get()) == b2test::kOurProvider &&
                        b2test::provider_name(m_our_mac.get()) == b2test::kOurProvider,
@@ -234,9 +255,11 @@ class Differential final {
             }
         }
         std::printf(
-            "cases: %ld digest, %ld MAC, %ld invalid-MAC-param, %ld invalid-digest-param, "
-            "%ld with dup\n",
-            m_digest_cases, m_mac_cases, m_invalid_cases, m_invalid_digest_cases, m_dup_cases);
+            "%s, %s: %ld cases: %ld digest, %ld MAC, %ld invalid-MAC-param, "
+            "%ld invalid-digest-param, %ld with dup\n",
+            m_algorithm.digest, m_algorithm.mac,
+            m_digest_cases + m_mac_cases + m_invalid_cases + m_invalid_digest_cases, m_digest_cases,
+            m_mac_cases, m_invalid_cases, m_invalid_digest_cases, m_dup_cases);
     }
 
   private:
@@ -254,7 +277,7 @@ class Differential final {
 
     void digest_case(long index) {
         ++m_digest_cases;
-        const Scenario scenario = random_scenario(m_rng, m_pool);
+        const Scenario scenario = random_scenario(m_rng, m_pool, m_algorithm.block_bytes);
         m_dup_cases += scenario.dup_before_piece.has_value();
         auto update = [](EVP_MD_CTX* ctx, const uint8_t* data, size_t length) {
             return EVP_DigestUpdate(ctx, data, length) == 1;
@@ -275,21 +298,21 @@ class Differential final {
                  results[side + 2]);
         }
         const std::string what = "digest " + scenario.describe(m_seed, index);
-        compare(results[0], results[1], 64, what);
+        compare(results[0], results[1], m_algorithm.max_size, what);
         if (scenario.dup_before_piece) {
-            compare(results[2], results[3], 64, what + " (duplicate)");
+            compare(results[2], results[3], m_algorithm.max_size, what + " (duplicate)");
         }
     }
 
     void mac_case(long index) {
         ++m_mac_cases;
-        const Bytes key = m_rng.bytes(m_rng.between(1, 64));
-        const Bytes salt = m_rng.bytes(m_rng.between(0, 16));
-        const Bytes custom = m_rng.bytes(m_rng.between(0, 16));
-        const size_t size = m_rng.between(1, 64);
+        const Bytes key = m_rng.bytes(m_rng.between(1, m_algorithm.max_key));
+        const Bytes salt = m_rng.bytes(m_rng.between(0, m_algorithm.max_salt));
+        const Bytes custom = m_rng.bytes(m_rng.between(0, m_algorithm.max_salt));
+        const size_t size = m_rng.between(1, m_algorithm.max_size);
         // Occasionally no params at all: both sides must then keep the previous settings.
         const bool pass_params = !m_rng.percent(10);
-        const Scenario scenario = random_scenario(m_rng, m_pool);
+        const Scenario scenario = random_scenario(m_rng, m_pool, m_algorithm.block_bytes);
         m_dup_cases += scenario.dup_before_piece.has_value();
 
         Blake2bParams params;
@@ -330,31 +353,37 @@ class Differential final {
     // Out-of-range params at EVP_MAC_init: both providers must refuse, on fresh contexts.
     void invalid_mac_case(long index) {
         ++m_invalid_cases;
-        Bytes key = m_rng.bytes(m_rng.between(1, 64));
-        Bytes salt = m_rng.bytes(m_rng.between(0, 16));
-        Bytes custom = m_rng.bytes(m_rng.between(0, 16));
-        size_t size = m_rng.between(1, 64);
+        const Blake2Algorithm& limits = m_algorithm;
+        Bytes key = m_rng.bytes(m_rng.between(1, limits.max_key));
+        Bytes salt = m_rng.bytes(m_rng.between(0, limits.max_salt));
+        Bytes custom = m_rng.bytes(m_rng.between(0, limits.max_salt));
+        size_t size = m_rng.between(1, limits.max_size);
         const uint64_t flaw = m_rng.below(6);
-        const char* flaw_names[] = {"key length 0",    "key length 65", "salt 17 bytes",
-                                    "custom 17 bytes", "size 0",        "size 65"};
+        std::string flaw_name;
         switch (flaw) {
             case 0:
                 key.clear();
+                flaw_name = "key length 0";
                 break;
             case 1:
-                key = m_rng.bytes(65);
+                key = m_rng.bytes(limits.max_key + 1);
+                flaw_name = "key length " + std::to_string(key.size());
                 break;
             case 2:
-                salt = m_rng.bytes(17);
+                salt = m_rng.bytes(limits.max_salt + 1);
+                flaw_name = "salt " + std::to_string(salt.size()) + " bytes";
                 break;
             case 3:
-                custom = m_rng.bytes(17);
+                custom = m_rng.bytes(limits.max_salt + 1);
+                flaw_name = "custom " + std::to_string(custom.size()) + " bytes";
                 break;
             case 4:
                 size = 0;
+                flaw_name = "size 0";
                 break;
             default:
-                size = 65;
+                size = limits.max_size + 1;
+                flaw_name = "size " + std::to_string(size);
                 break;
         }
         Blake2bParams params;
@@ -369,7 +398,7 @@ class Differential final {
         const std::string our_errors = b2test::drain_openssl_errors();
         const int theirs = EVP_MAC_init(m_their_mac_ctx.get(), key_data, key.size(), built);
         b2test::drain_openssl_errors();
-        const std::string what = std::string("invalid MAC init (") + flaw_names[flaw] + "), seed " +
+        const std::string what = "invalid MAC init (" + flaw_name + "), seed " +
                                  std::to_string(m_seed) + " case " + std::to_string(index) +
                                  ": ours " + std::to_string(ours) + ", default " +
                                  std::to_string(theirs);
@@ -377,18 +406,22 @@ class Differential final {
         B2_CHECK(m_report, !our_errors.empty(), what + ": ours raised no error");
         // A refused init may leave partial settings behind (a known 3.0 default defect).
         fresh_mac_contexts();
-        m_mac_size = 64;
+        m_mac_size = m_algorithm.max_size;
     }
 
     // The default digest ignores these params on 3.0, so only ours is judged: it must refuse.
     void invalid_digest_case(long index) {
         ++m_invalid_digest_cases;
-        const Bytes salt = m_rng.bytes(m_rng.percent(50) ? 17 : m_rng.between(0, 16));
-        const Bytes custom = m_rng.bytes(salt.size() == 17 ? m_rng.between(0, 16) : 17);
+        const size_t too_long = m_algorithm.max_salt + 1;
+        const Bytes salt =
+            m_rng.bytes(m_rng.percent(50) ? too_long : m_rng.between(0, m_algorithm.max_salt));
+        const Bytes custom = m_rng.bytes(
+            salt.size() == too_long ? m_rng.between(0, m_algorithm.max_salt) : too_long);
         Blake2bParams params;
         const bool bad_size = m_rng.percent(50);
+        const size_t size = m_rng.percent(50) ? 0 : m_algorithm.max_size + 1;
         if (bad_size) {
-            params.set_size(m_rng.percent(50) ? 0 : 65);
+            params.set_size(size);
         } else {
             params.set_salt(salt);
             params.set_custom(custom);
@@ -399,7 +432,7 @@ class Differential final {
         const std::string errors = b2test::drain_openssl_errors();
         B2_CHECK(m_report, result != 1 && !errors.empty(),
                  "invalid digest init (" +
-                     (bad_size ? std::string("size 0 or 65")
+                     (bad_size ? "size " + std::to_string(size)
                                : "salt " + std::to_string(salt.size()) + ", custom " +
                                      std::to_string(custom.size())) +
                      "), seed " + std::to_string(m_seed) + " case " + std::to_string(index) +
@@ -407,6 +440,7 @@ class Differential final {
     }
 
     Report& m_report;
+    const Blake2Algorithm& m_algorithm;
     uint64_t m_seed;
     Random m_rng;
     Bytes m_pool;
@@ -414,19 +448,20 @@ class Differential final {
     b2test::MacPtr m_our_mac, m_their_mac;
     b2test::MdCtxPtr m_our_md_ctx, m_their_md_ctx, m_our_md_dup, m_their_md_dup;
     b2test::MacCtxPtr m_our_mac_ctx, m_their_mac_ctx;
-    size_t m_mac_size = 64;  // what the MAC ctxs currently produce (params persist)
+    size_t m_mac_size;  // what the MAC ctxs currently produce (params persist)
     long m_digest_cases = 0, m_mac_cases = 0, m_invalid_cases = 0, m_invalid_digest_cases = 0,
          m_dup_cases = 0;
 };
 
 // Parameterised digests and MACs against hashlib outputs, with random splits and a dup
 // mid-stream; the MAC also runs on the default provider, which handles these params right.
-int run_hashlib_cases(const std::string& path, uint64_t seed) {
-    Report report("test_differential --hashlib-cases");
+int run_hashlib_cases(const Blake2Algorithm& algorithm, const std::string& path, uint64_t seed) {
+    Report report(std::string("test_differential --algorithm ") + algorithm.label +
+                  " --hashlib-cases");
     const b2test::ProviderSession session(b2test::ProviderSession::Default::include);
-    const auto md = session.fetch_md(b2test::kDigestName, b2test::kOurPropq);
-    const auto mac = session.fetch_mac(b2test::kMacName, b2test::kOurPropq);
-    const auto their_mac = session.fetch_mac(b2test::kMacName, b2test::kDefaultPropq);
+    const auto md = session.fetch_md(algorithm.digest, b2test::kOurPropq);
+    const auto mac = session.fetch_mac(algorithm.mac, b2test::kOurPropq);
+    const auto their_mac = session.fetch_mac(algorithm.mac, b2test::kDefaultPropq);
     B2_REQUIRE(md && mac && their_mac, "fetch");
     B2_REQUIRE(b2test::provider_name(md.get()) == b2test::kOurProvider &&
                    b2test::provider_name(mac.get()) == b2test::kOurProvider,
@@ -443,7 +478,8 @@ int run_hashlib_cases(const std::string& path, uint64_t seed) {
         params.set_size(vector.size);
         params.set_salt(vector.salt);
         params.set_custom(vector.custom);
-        const std::vector<size_t> pieces = random_pieces(rng, vector.message.size());
+        const std::vector<size_t> pieces =
+            random_pieces(rng, vector.message.size(), algorithm.block_bytes);
         const size_t split = rng.between(0, vector.message.size());
         const std::span<const uint8_t> message(vector.message);
         const std::string what = vector.name + " (key " + std::to_string(vector.key.size()) +
@@ -497,14 +533,15 @@ int run_hashlib_cases(const std::string& path, uint64_t seed) {
                      "MAC dup " + what + " at " + std::to_string(split));
         }
     }
-    std::printf("hashlib cases from %s: %ld digest, %ld MAC\n", path.c_str(), digests, macs);
+    std::printf("%s/%s hashlib cases from %s: %ld digest, %ld MAC\n", algorithm.digest,
+                algorithm.mac, path.c_str(), digests, macs);
     return report.finish();
 }
 
-int run_differential(long cases, uint64_t seed) {
-    Report report("test_differential");
+int run_differential(const Blake2Algorithm& algorithm, long cases, uint64_t seed) {
+    Report report(std::string("test_differential --algorithm ") + algorithm.label);
     const b2test::ProviderSession session(b2test::ProviderSession::Default::include);
-    Differential differential(report, session, seed);
+    Differential differential(report, session, algorithm, seed);
     differential.run(cases);
     return report.finish();
 }
@@ -514,21 +551,32 @@ int run_differential(long cases, uint64_t seed) {
 int main(int argc, char** argv) {
     long cases = kDefaultCases;
     std::string hashlib_cases;
+    const Blake2Algorithm* algorithm = &b2test::kBlake2b;
     for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--cases") == 0 && i + 1 < argc) {
+        if (std::strcmp(argv[i], "--algorithm") == 0 && i + 1 < argc) {
+            algorithm = b2test::find_algorithm(argv[++i]);
+            // The default provider has no tree mode to differ from.
+            if (algorithm == nullptr || algorithm->tree) {
+                std::fprintf(stderr, "%s: --algorithm is blake2b or blake2s\n", argv[0]);
+                return 2;
+            }
+        } else if (std::strcmp(argv[i], "--cases") == 0 && i + 1 < argc) {
             cases = std::strtol(argv[++i], nullptr, 10);
         } else if (std::strcmp(argv[i], "--hashlib-cases") == 0 && i + 1 < argc) {
             hashlib_cases = argv[++i];
         } else {
-            std::fprintf(stderr, "usage: %s [--cases N] [--hashlib-cases FILE]\n", argv[0]);
+            std::fprintf(stderr,
+                         "usage: %s [--algorithm blake2b|blake2s] [--cases N] "
+                         "[--hashlib-cases FILE]\n",
+                         argv[0]);
             return 2;
         }
     }
     const uint64_t seed = choose_seed();
     std::printf("seed %" PRIu64 " (reproduce with B2_SEED=%" PRIu64 ")\n", seed, seed);
     try {
-        return hashlib_cases.empty() ? run_differential(cases, seed)
-                                     : run_hashlib_cases(hashlib_cases, seed);
+        return hashlib_cases.empty() ? run_differential(*algorithm, cases, seed)
+                                     : run_hashlib_cases(*algorithm, hashlib_cases, seed);
     } catch (const std::exception& error) {
         std::fprintf(stderr, "FATAL: %s\n", error.what());
         return 1;

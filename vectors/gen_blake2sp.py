@@ -42,8 +42,9 @@ def extended_lengths() -> list:
 
 
 FILES = kat_files.TreeMode(BLAKE2SP, extended_lengths(), __file__, __doc__)
-# What tests/check_vectors.py reads.
+# What tests/check_vectors.py and tests/blake2bp_cli.py read.
 official_kat_txt, official_kat_entries = FILES.official_kat_txt, FILES.official_kat_entries
+blake2sp, check_pure_against_hashlib = FILES.digest, FILES.check_pure_against_hashlib
 
 if __name__ == "__main__":
     sys.exit(FILES.main())

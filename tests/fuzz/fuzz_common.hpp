@@ -56,6 +56,12 @@ struct Providers {
     EVP_MAC* default_mac;
     EVP_MD* our_bp_md;  // BLAKE2BP-512 (OpenSSL's default provider has no BLAKE2bp)
     EVP_MAC* our_bp_mac;
+    EVP_MD* our_s_md;  // BLAKE2S-256 and BLAKE2SMAC, ours and the default provider's
+    EVP_MD* default_s_md;
+    EVP_MAC* our_s_mac;
+    EVP_MAC* default_s_mac;
+    EVP_MD* our_sp_md;  // BLAKE2SP-256 and BLAKE2SPMAC, ours alone
+    EVP_MAC* our_sp_mac;
 };
 
 inline const Providers& providers() {
@@ -75,8 +81,15 @@ inline const Providers& providers() {
         p.default_mac = EVP_MAC_fetch(p.libctx, "BLAKE2BMAC", "provider=default");
         p.our_bp_md = EVP_MD_fetch(p.libctx, "BLAKE2BP-512", "provider=blake2simd");
         p.our_bp_mac = EVP_MAC_fetch(p.libctx, "BLAKE2BPMAC", "provider=blake2simd");
+        p.our_s_md = EVP_MD_fetch(p.libctx, "BLAKE2S-256", "provider=blake2simd");
+        p.default_s_md = EVP_MD_fetch(p.libctx, "BLAKE2S-256", "provider=default");
+        p.our_s_mac = EVP_MAC_fetch(p.libctx, "BLAKE2SMAC", "provider=blake2simd");
+        p.default_s_mac = EVP_MAC_fetch(p.libctx, "BLAKE2SMAC", "provider=default");
+        p.our_sp_md = EVP_MD_fetch(p.libctx, "BLAKE2SP-256", "provider=blake2simd");
+        p.our_sp_mac = EVP_MAC_fetch(p.libctx, "BLAKE2SPMAC", "provider=blake2simd");
         if (!p.our_md || !p.default_md || !p.our_mac || !p.default_mac || !p.our_bp_md ||
-            !p.our_bp_mac) {
+            !p.our_bp_mac || !p.our_s_md || !p.default_s_md || !p.our_s_mac || !p.default_s_mac ||
+            !p.our_sp_md || !p.our_sp_mac) {
             std::fprintf(stderr, "FATAL: cannot fetch the algorithms\n");
             std::abort();
         }

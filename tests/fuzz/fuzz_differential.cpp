@@ -2,7 +2,12 @@
 // compiled in that this host runs (on the streaming engine), the provider through EVP, and
 // OpenSSL's default provider, all against an independent RFC 7693 implementation. The same
 // message and key also go through BLAKE2bp: every usable 4-lane candidate on the BLAKE2bp
-// engine and BLAKE2BP-512 / BLAKE2BPMAC through EVP, against rfc7693.hpp's BLAKE2bp.
+// engine and BLAKE2BP-512 / BLAKE2BPMAC through EVP, against rfc7693.hpp's BLAKE2bp. The case
+// folded into BLAKE2s's limits (size and key 1..32, salt and personalization of 8 bytes) goes
+// the same ways through BLAKE2s (every BLAKE2s kernel on the engine, BLAKE2S-256 / BLAKE2SMAC,
+// the default provider's MAC and plain digest) against rfc7693.hpp's BLAKE2s, and through
+// BLAKE2sp (every usable 8-lane candidate on the engine, BLAKE2SP-256 / BLAKE2SPMAC) against
+// rfc7693.hpp's BLAKE2sp.
 // SPDX-License-Identifier: Apache-2.0
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
@@ -30,6 +35,7 @@ struct Case {
     bool has_personal = false;
     uint8_t salt[16] = {};
     uint8_t personal[16] = {};
+    size_t salt_len = 16;  // of salt and personal: 16 for BLAKE2b, 8 for BLAKE2s
     std::vector<size_t> splits;
     const uint8_t* message = nullptr;
     size_t message_len = 0;
@@ -121,11 +127,11 @@ void build_params(const Case& c, ParamArray& a, bool with_key) {
     a.params[n++] = OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &a.size);
     if (c.has_salt) {
         a.params[n++] = OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_SALT,
-                                                          const_cast<uint8_t*>(c.salt), 16);
+                                                          const_cast<uint8_t*>(c.salt), c.salt_len);
     }
     if (c.has_personal) {
-        a.params[n++] = OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_CUSTOM,
-                                                          const_cast<uint8_t*>(c.personal), 16);
+        a.params[n++] = OSSL_PARAM_construct_octet_string(
+            OSSL_MAC_PARAM_CUSTOM, const_cast<uint8_t*>(c.personal), c.salt_len);
     }
     if (with_key) {
         a.params[n++] = OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_KEY,
@@ -175,20 +181,21 @@ Bytes engine_blake2bp(const Case& c, blake2simd::CompressFn compress,
     return out;
 }
 
-Bytes evp_blake2bp(const Case& c, const fuzz::Providers& p, bool key_as_param) {
-    Bytes out(64);
+// A tree mode's digest (no key) or MAC, of output size `size`, through EVP.
+Bytes evp_tree(const Case& c, const EVP_MD* md, EVP_MAC* mac, size_t size, bool key_as_param) {
+    Bytes out(size);
     bool ok = true;
     if (c.key_len == 0) {
         EVP_MD_CTX* ctx = EVP_MD_CTX_new();
         unsigned int length = 0;
-        ok = EVP_DigestInit_ex2(ctx, p.our_bp_md, nullptr) == 1;
+        ok = EVP_DigestInit_ex2(ctx, md, nullptr) == 1;
         feed(c, [&](const uint8_t* data, size_t n) {
             ok = ok && EVP_DigestUpdate(ctx, data, n) == 1;
         });
-        ok = ok && EVP_DigestFinal_ex(ctx, out.data(), &length) == 1 && length == 64;
+        ok = ok && EVP_DigestFinal_ex(ctx, out.data(), &length) == 1 && length == size;
         EVP_MD_CTX_free(ctx);
     } else {
-        EVP_MAC_CTX* ctx = EVP_MAC_CTX_new(p.our_bp_mac);
+        EVP_MAC_CTX* ctx = EVP_MAC_CTX_new(mac);
         OSSL_PARAM key_param[] = {OSSL_PARAM_construct_octet_string(
                                       OSSL_MAC_PARAM_KEY, const_cast<uint8_t*>(c.key), c.key_len),
                                   OSSL_PARAM_construct_end()};
@@ -197,10 +204,10 @@ Bytes evp_blake2bp(const Case& c, const fuzz::Providers& p, bool key_as_param) {
                           : EVP_MAC_init(ctx, c.key, c.key_len, nullptr) == 1;
         feed(c,
              [&](const uint8_t* data, size_t n) { ok = ok && EVP_MAC_update(ctx, data, n) == 1; });
-        ok = ok && EVP_MAC_final(ctx, out.data(), &length, out.size()) == 1 && length == 64;
+        ok = ok && EVP_MAC_final(ctx, out.data(), &length, out.size()) == 1 && length == size;
         EVP_MAC_CTX_free(ctx);
     }
-    out.resize(ok ? 64 : 0);
+    out.resize(ok ? size : 0);
     return out;
 }
 
@@ -217,11 +224,116 @@ void check_blake2bp(const Case& c) {
         }
     }
     const fuzz::Providers& p = fuzz::providers();
-    if (evp_blake2bp(c, p, false) != expected) {
+    if (evp_tree(c, p.our_bp_md, p.our_bp_mac, 64, false) != expected) {
         fuzz::mismatch(c.key_len == 0 ? "blake2simd BLAKE2BP-512" : "blake2simd BLAKE2BPMAC");
     }
-    if (c.key_len > 0 && evp_blake2bp(c, p, true) != expected) {
+    if (c.key_len > 0 && evp_tree(c, p.our_bp_md, p.our_bp_mac, 64, true) != expected) {
         fuzz::mismatch("blake2simd BLAKE2BPMAC, key as a param");
+    }
+}
+
+// --- BLAKE2s and BLAKE2sp: the case folded into BLAKE2s's limits.
+
+Case blake2s_case(const Case& c) {
+    Case s = c;
+    s.out_len = 1 + (c.out_len - 1) % 32;
+    s.key_len = c.key_len == 0 ? 0 : 1 + (c.key_len - 1) % 32;
+    s.salt_len = 8;
+    return s;
+}
+
+Bytes blake2s_oracle(const Case& c) {
+    rfc7693::blake2s::Options o;
+    o.out_len = c.out_len;
+    o.key = c.key;
+    o.key_len = c.key_len;
+    o.salt = c.has_salt ? c.salt : nullptr;
+    o.personal = c.has_personal ? c.personal : nullptr;
+    return rfc7693::blake2s::hash(o, c.message, c.message_len);
+}
+
+Bytes engine_blake2s(const Case& c, blake2simd::Blake2sCompressFn compress) {
+    blake2simd::Blake2sParams params;
+    params.digest_length = static_cast<uint8_t>(c.out_len);
+    params.key_length = static_cast<uint8_t>(c.key_len);
+    if (c.has_salt) {
+        std::memcpy(params.salt, c.salt, 8);
+    }
+    if (c.has_personal) {
+        std::memcpy(params.personal, c.personal, 8);
+    }
+    blake2simd::Blake2sEngine engine;
+    engine.start(compress, params);
+    if (c.key_len > 0) {
+        uint8_t block[64] = {};
+        std::memcpy(block, c.key, c.key_len);
+        engine.update(block, sizeof block);
+    }
+    feed(c, [&engine](const uint8_t* data, size_t n) { engine.update(data, n); });
+    Bytes out(c.out_len);
+    engine.finish(out.data());
+    return out;
+}
+
+void check_blake2s(const Case& c) {
+    const Bytes expected = blake2s_oracle(c);
+    for (const blake2simd::Blake2sKernelInfo& kernel : blake2simd::dispatch::blake2s_kernels()) {
+        if (blake2simd::dispatch::blake2s_is_runnable(kernel) &&
+            engine_blake2s(c, kernel.compress) != expected) {
+            fuzz::mismatch(kernel.name);
+        }
+    }
+    const fuzz::Providers& p = fuzz::providers();
+    if (c.key_len > 0) {
+        if (evp_mac(c, p.our_s_mac, false) != expected) {
+            fuzz::mismatch("blake2simd BLAKE2SMAC");
+        }
+        if (evp_mac(c, p.our_s_mac, true) != expected) {
+            fuzz::mismatch("blake2simd BLAKE2SMAC, key as a param");
+        }
+        if (evp_mac(c, p.default_s_mac, false) != expected) {
+            fuzz::mismatch("default BLAKE2SMAC");
+        }
+        return;
+    }
+    if (evp_digest(c, p.our_s_md, true) != expected) {
+        fuzz::mismatch("blake2simd BLAKE2S-256");
+    }
+    // OpenSSL 3.0's default digest has no size/salt/custom: compare plain digests only.
+    if (c.out_len == 32 && !c.has_salt && !c.has_personal &&
+        evp_digest(c, p.default_s_md, false) != expected) {
+        fuzz::mismatch("default BLAKE2S-256");
+    }
+}
+
+Bytes engine_blake2sp(const Case& c, blake2simd::Blake2sCompressFn compress,
+                      blake2simd::Blake2sCompress8Fn compress8) {
+    blake2simd::Blake2spEngine engine;
+    engine.start(compress, compress8, c.key, c.key_len);
+    feed(c, [&engine](const uint8_t* data, size_t n) { engine.update(data, n); });
+    Bytes out(32);
+    engine.finish(out.data());
+    return out;
+}
+
+void check_blake2sp(const Case& c) {
+    namespace dispatch = blake2simd::dispatch;
+    const Bytes expected = rfc7693::blake2sp(c.key, c.key_len, c.message, c.message_len);
+    const auto candidates = dispatch::lanes8_candidates();
+    const auto usable = dispatch::lanes8_measurements();
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        if (usable[i].usable && engine_blake2sp(c, blake2s_single_lane_for(candidates[i].id),
+                                                candidates[i].compress8) != expected) {
+            fuzz::mismatch(candidates[i].lane_by_lane ? "BLAKE2sp engine, lane by lane"
+                                                      : "BLAKE2sp engine, native 8-lane");
+        }
+    }
+    const fuzz::Providers& p = fuzz::providers();
+    if (evp_tree(c, p.our_sp_md, p.our_sp_mac, 32, false) != expected) {
+        fuzz::mismatch(c.key_len == 0 ? "blake2simd BLAKE2SP-256" : "blake2simd BLAKE2SPMAC");
+    }
+    if (c.key_len > 0 && evp_tree(c, p.our_sp_md, p.our_sp_mac, 32, true) != expected) {
+        fuzz::mismatch("blake2simd BLAKE2SPMAC, key as a param");
     }
 }
 
@@ -260,5 +372,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         }
     }
     check_blake2bp(c);
+    const Case s = blake2s_case(c);
+    check_blake2s(s);
+    check_blake2sp(s);
     return 0;
 }

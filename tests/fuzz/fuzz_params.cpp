@@ -1,8 +1,9 @@
 // Parameter-parsing fuzz target: random OSSL_PARAM arrays (names, types, sizes, contents)
 // into the digest's and the MAC's set_ctx_params and init, for BLAKE2b (BLAKE2B-512,
-// BLAKE2BMAC) and, with mode bit 0x40, BLAKE2bp (BLAKE2BP-512, BLAKE2BPMAC). Besides memory errors
-// it checks that a refused call changes nothing (the context and a copy taken before the call then
-// give the same result) and that an accepted one yields exactly the size it reports.
+// BLAKE2BMAC) and, with mode bit 0x40, BLAKE2bp (BLAKE2BP-512, BLAKE2BPMAC); mode bit 0x20 makes
+// them BLAKE2s (BLAKE2S-256, BLAKE2SMAC) and BLAKE2sp (BLAKE2SP-256, BLAKE2SPMAC). Besides memory
+// errors it checks that a refused call changes nothing (the context and a copy taken before the
+// call then give the same result) and that an accepted one yields exactly the size it reports.
 // SPDX-License-Identifier: Apache-2.0
 #include <openssl/core_names.h>
 #include <openssl/err.h>
@@ -107,10 +108,11 @@ Bytes finish_digest(EVP_MD_CTX* ctx) {
     return out;
 }
 
-void fuzz_mac(EVP_MAC* mac, RandomParams& random, uint8_t mode) {
+// `key_length`: a valid key length for the algorithm (BLAKE2s keys are at most 32 bytes).
+void fuzz_mac(EVP_MAC* mac, RandomParams& random, uint8_t mode, size_t key_length) {
     EVP_MAC_CTX* ctx = EVP_MAC_CTX_new(mac);
     if ((mode & 1) != 0) {
-        EVP_MAC_init(ctx, kKey, sizeof kKey, nullptr);  // mid-message when the params arrive
+        EVP_MAC_init(ctx, kKey, key_length, nullptr);  // mid-message when the params arrive
         EVP_MAC_update(ctx, kMessage, 5);
     }
     EVP_MAC_CTX* before = EVP_MAC_CTX_dup(ctx);
@@ -125,8 +127,8 @@ void fuzz_mac(EVP_MAC* mac, RandomParams& random, uint8_t mode) {
     if (rc == 0 && (mode & 2) == 0) {
         // Refused set_params: ctx and the earlier copy must behave identically from here.
         if ((mode & 1) == 0) {
-            EVP_MAC_init(ctx, kKey, sizeof kKey, nullptr);
-            EVP_MAC_init(before, kKey, sizeof kKey, nullptr);
+            EVP_MAC_init(ctx, kKey, key_length, nullptr);
+            EVP_MAC_init(before, kKey, key_length, nullptr);
         }
         if (finish_mac(ctx) != finish_mac(before)) {
             fuzz::mismatch("a refused MAC set_params changed the context");
@@ -178,11 +180,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     RandomParams random;
     random.read(in);
     const fuzz::Providers& p = fuzz::providers();
-    const bool bp = (mode & 0x40) != 0;
+    const bool tree = (mode & 0x40) != 0;
+    const bool blake2s = (mode & 0x20) != 0;
     if ((mode & 0x80) != 0) {
-        fuzz_digest(bp ? p.our_bp_md : p.our_md, random, mode);
+        const EVP_MD* const digests[2][2] = {{p.our_md, p.our_bp_md}, {p.our_s_md, p.our_sp_md}};
+        fuzz_digest(digests[blake2s][tree], random, mode);
     } else {
-        fuzz_mac(bp ? p.our_bp_mac : p.our_mac, random, mode);
+        EVP_MAC* const macs[2][2] = {{p.our_mac, p.our_bp_mac}, {p.our_s_mac, p.our_sp_mac}};
+        fuzz_mac(macs[blake2s][tree], random, mode, blake2s ? 29 : sizeof kKey);
     }
     return 0;
 }

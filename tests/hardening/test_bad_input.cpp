@@ -1,6 +1,8 @@
 // Bad and borderline input through EVP, against our provider and OpenSSL's default one: every
 // call returns its documented result, rejections carry a readable reason equivalent to the
 // default provider's, and where the default provider misbehaves ours does not.
+// usage: test_bad_input [--algorithm blake2b|blake2s]: BLAKE2B-512/BLAKE2BMAC and the tree mode
+// BLAKE2BP-512/BLAKE2BPMAC (the default), or BLAKE2S-256/BLAKE2SMAC and BLAKE2SP-256/BLAKE2SPMAC.
 // SPDX-License-Identifier: Apache-2.0
 #include <openssl/core_names.h>
 #include <openssl/err.h>
@@ -17,11 +19,13 @@
 #include <vector>
 
 #include "b2test.hpp"
+#include "b2test/algorithms.hpp"
 #include "guard_page.hpp"
 #include "rfc7693.hpp"
 
 namespace {
 
+using b2test::Blake2Algorithm;
 using b2test::Report;
 using Bytes = std::vector<uint8_t>;
 
@@ -39,21 +43,50 @@ OSSL_PARAM octets(const char* name, const Bytes& bytes) {
 }
 
 struct Fixture {
+    explicit Fixture(const Blake2Algorithm& single, const Blake2Algorithm& tree_mode)
+        : algorithm(single), tree(tree_mode) {}
+
+    const Blake2Algorithm& algorithm;  // the single-lane pair, which the default provider has
+    const Blake2Algorithm& tree;       // its tree mode, ours alone
     b2test::ProviderSession session{b2test::ProviderSession::Default::include};
-    b2test::MdPtr our_md = session.fetch_md(b2test::kDigestName, b2test::kOurPropq);
-    b2test::MdPtr default_md = session.fetch_md(b2test::kDigestName, b2test::kDefaultPropq);
-    b2test::MacPtr our_mac = session.fetch_mac(b2test::kMacName, b2test::kOurPropq);
-    b2test::MacPtr default_mac = session.fetch_mac(b2test::kMacName, b2test::kDefaultPropq);
-    Bytes key = pattern(40, 3);
+    b2test::MdPtr our_md = session.fetch_md(algorithm.digest, b2test::kOurPropq);
+    b2test::MdPtr default_md = session.fetch_md(algorithm.digest, b2test::kDefaultPropq);
+    b2test::MacPtr our_mac = session.fetch_mac(algorithm.mac, b2test::kOurPropq);
+    b2test::MacPtr default_mac = session.fetch_mac(algorithm.mac, b2test::kDefaultPropq);
+    Bytes key = pattern(algorithm.max_key - 24, 3);
     Bytes message = pattern(333, 7);
 
     b2test::MacCtxPtr new_mac(bool ours) const {
         return b2test::MacCtxPtr(EVP_MAC_CTX_new(ours ? our_mac.get() : default_mac.get()));
     }
+
+    // The right answers, from outside our provider: rfc7693.hpp for BLAKE2b, the default
+    // provider for BLAKE2s (right for a plain digest and a MAC without a size change).
+    [[nodiscard]] Bytes oracle_digest(const Bytes& data) const {
+        if (&algorithm == &b2test::kBlake2b) {
+            return rfc7693::hash(rfc7693::Options{}, data.data(), data.size());
+        }
+        b2test::MdCtxPtr ctx(EVP_MD_CTX_new());
+        const auto out = b2test::run_digest(ctx.get(), default_md.get(), nullptr, data);
+        B2_REQUIRE(out.has_value(), std::string("default provider's ") + algorithm.digest);
+        return *out;
+    }
+    [[nodiscard]] Bytes oracle_mac(const Bytes& data) const {
+        if (&algorithm == &b2test::kBlake2b) {
+            rfc7693::Options o;
+            o.key = key.data();
+            o.key_len = key.size();
+            return rfc7693::hash(o, data.data(), data.size());
+        }
+        b2test::MacCtxPtr ctx = new_mac(false);
+        const auto out = b2test::run_mac(ctx.get(), key, nullptr, data);
+        B2_REQUIRE(out.has_value(), std::string("default provider's ") + algorithm.mac);
+        return *out;
+    }
 };
 
 Bytes md_final(EVP_MD_CTX* ctx) {
-    Bytes out(64);
+    Bytes out(EVP_MAX_MD_SIZE);
     unsigned int length = 0;
     if (EVP_DigestFinal_ex(ctx, out.data(), &length) != 1) {
         return {};
@@ -65,7 +98,7 @@ Bytes md_final(EVP_MD_CTX* ctx) {
 // --- Rejected MAC configurations: ours and the default must both refuse, for the same reason.
 
 struct Rejection {
-    const char* what;
+    std::string what;
     const char* our_reason;      // substring of our reason text
     const char* default_reason;  // substring of the default provider's, nullptr: it accepts
     const char* topic;           // a word both reasons must contain
@@ -81,7 +114,8 @@ void compare_rejection(Report& report, const Rejection& rejection, int our_rc, i
              what + ": our reason names " + rejection.topic);
     if (rejection.default_reason == nullptr) {
         std::printf("  note: default provider %s %s (reason '%s')\n",
-                    default_rc == 1 ? "ACCEPTS" : "rejects", rejection.what, theirs.c_str());
+                    default_rc == 1 ? "ACCEPTS" : "rejects", rejection.what.c_str(),
+                    theirs.c_str());
         return;
     }
     B2_CHECK(report, default_rc == 0, what + ": default rejects too");
@@ -90,8 +124,14 @@ void compare_rejection(Report& report, const Rejection& rejection, int our_rc, i
              what + ": default reason '" + theirs + "'");
 }
 
+// "<n>-byte <field>", "<field> of <n> bytes" and the like, for the algorithm's limits.
+std::string bytes_of(size_t count, const char* what) {
+    return std::to_string(count) + what;
+}
+
 void check_mac_init_rejections(Report& report, const Fixture& f) {
-    const Bytes long_key = pattern(65, 1);
+    const size_t too_long = f.algorithm.max_key + 1;
+    const Bytes long_key = pattern(too_long, 1);
     struct KeyCase {
         Rejection rejection;
         const Bytes* key;
@@ -99,7 +139,9 @@ void check_mac_init_rejections(Report& report, const Fixture& f) {
     };
     const KeyCase cases[] = {
         {{"0-byte key", "invalid key length", "invalid key length", "key"}, &f.key, 0},
-        {{"65-byte key", "invalid key length", "invalid key length", "key"}, &long_key, 65},
+        {{bytes_of(too_long, "-byte key"), "invalid key length", "invalid key length", "key"},
+         &long_key,
+         too_long},
         {{"no key ever set", "no key set", "no key set", "key"}, nullptr, 0},
     };
     for (const KeyCase& c : cases) {
@@ -116,25 +158,28 @@ void check_mac_init_rejections(Report& report, const Fixture& f) {
 }
 
 void check_mac_param_rejections(Report& report, const Fixture& f) {
-    const Bytes long_field = pattern(17, 5);
-    const Bytes long_key = pattern(65, 1);
+    const Bytes long_field = pattern(f.algorithm.max_salt + 1, 5);
+    const Bytes long_key = pattern(f.algorithm.max_key + 1, 1);
     const Bytes empty_key;
     size_t size_zero = 0;
-    size_t size_big = 65;
+    size_t size_big = f.algorithm.max_size + 1;
     struct ParamCase {
         Rejection rejection;
         OSSL_PARAM param;
     };
     const ParamCase cases[] = {
-        {{"salt of 17 bytes", "invalid salt length", "invalid salt length", "salt"},
+        {{"salt of " + bytes_of(long_field.size(), " bytes"), "invalid salt length",
+          "invalid salt length", "salt"},
          octets(OSSL_MAC_PARAM_SALT, long_field)},
-        {{"custom of 17 bytes", "invalid custom length", "invalid custom length", "custom"},
+        {{"custom of " + bytes_of(long_field.size(), " bytes"), "invalid custom length",
+          "invalid custom length", "custom"},
          octets(OSSL_MAC_PARAM_CUSTOM, long_field)},
         {{"size 0", "invalid output size", "length", "invalid"},
          OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size_zero)},
-        {{"size 65", "invalid output size", "length", "invalid"},
+        {{bytes_of(size_big, " as size"), "invalid output size", "length", "invalid"},
          OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size_big)},
-        {{"key param of 65 bytes", "invalid key length", "invalid key length", "key"},
+        {{"key param of " + bytes_of(long_key.size(), " bytes"), "invalid key length",
+          "invalid key length", "key"},
          octets(OSSL_MAC_PARAM_KEY, long_key)},
         {{"key param of 0 bytes", "invalid key length", "invalid key length", "key"},
          octets(OSSL_MAC_PARAM_KEY, empty_key)},
@@ -163,30 +208,32 @@ void check_mac_param_rejections(Report& report, const Fixture& f) {
         b2test::MacCtxPtr ctx = f.new_mac(true);
         OSSL_PARAM params[] = {c.param, OSSL_PARAM_construct_end()};
         B2_CHECK(report, EVP_MAC_init(ctx.get(), f.key.data(), f.key.size(), params) == 0,
-                 std::string(c.rejection.what) + ": rejected by init");
+                 c.rejection.what + ": rejected by init");
         B2_CHECK(report, contains(last_reason(), c.rejection.our_reason),
-                 std::string(c.rejection.what) + ": init reason");
+                 c.rejection.what + ": init reason");
     }
 }
 
-// Digest params: OpenSSL 3.0's default BLAKE2B-512 has no settable params, so only ours.
+// Digest params: OpenSSL 3.0's default BLAKE2B-512 and BLAKE2S-256 have no settable params,
+// so only ours.
 void check_digest_param_rejections(Report& report, const Fixture& f) {
-    const Bytes long_field = pattern(17, 5);
+    const Bytes long_field = pattern(f.algorithm.max_salt + 1, 5);
     size_t size_zero = 0;
-    unsigned int size_big = 65;
+    unsigned int size_big = static_cast<unsigned int>(f.algorithm.max_size + 1);
     struct DigestCase {
-        const char* what;
+        std::string what;
         OSSL_PARAM param;
         const char* reason;
     };
     const DigestCase cases[] = {
-        {"digest salt of 17 bytes", octets(OSSL_MAC_PARAM_SALT, long_field), "invalid salt length"},
-        {"digest custom of 17 bytes", octets(OSSL_MAC_PARAM_CUSTOM, long_field),
-         "invalid custom length"},
+        {"digest salt of " + bytes_of(long_field.size(), " bytes"),
+         octets(OSSL_MAC_PARAM_SALT, long_field), "invalid salt length"},
+        {"digest custom of " + bytes_of(long_field.size(), " bytes"),
+         octets(OSSL_MAC_PARAM_CUSTOM, long_field), "invalid custom length"},
         {"digest size 0", OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_SIZE, &size_zero),
          "invalid output size"},
-        {"digest size 65", OSSL_PARAM_construct_uint(OSSL_DIGEST_PARAM_SIZE, &size_big),
-         "invalid output size"},
+        {"digest size " + std::to_string(size_big),
+         OSSL_PARAM_construct_uint(OSSL_DIGEST_PARAM_SIZE, &size_big), "invalid output size"},
         {"digest size as a string",
          OSSL_PARAM_construct_utf8_string(OSSL_DIGEST_PARAM_SIZE, const_cast<char*>("32"), 2),
          "wrong data type"},
@@ -198,14 +245,14 @@ void check_digest_param_rejections(Report& report, const Fixture& f) {
         OSSL_PARAM params[] = {c.param, OSSL_PARAM_construct_end()};
         b2test::MdCtxPtr ctx(EVP_MD_CTX_new());
         B2_CHECK(report, EVP_DigestInit_ex2(ctx.get(), f.our_md.get(), params) == 0,
-                 std::string(c.what) + ": init rejects");
+                 c.what + ": init rejects");
         const std::string reason = last_reason();
-        B2_CHECK(report, contains(reason, c.reason), std::string(c.what) + ": reason " + reason);
+        B2_CHECK(report, contains(reason, c.reason), c.what + ": reason " + reason);
         B2_CHECK(report, EVP_DigestInit_ex2(ctx.get(), f.our_md.get(), nullptr) == 1,
-                 std::string(c.what) + ": plain init still works");
+                 c.what + ": plain init still works");
         B2_CHECK(report, EVP_MD_CTX_set_params(ctx.get(), params) == 0,
-                 std::string(c.what) + ": set_params rejects");
-        B2_CHECK(report, contains(last_reason(), c.reason), std::string(c.what) + ": reason");
+                 c.what + ": set_params rejects");
+        B2_CHECK(report, contains(last_reason(), c.reason), c.what + ": reason");
     }
 }
 
@@ -229,11 +276,10 @@ void check_malformed_size_integers(Report& report, const Fixture& f) {
         {"INTEGER size of data_size 9", OSSL_PARAM_INTEGER, 9},
         {"UNSIGNED_INTEGER size of data_size 16", OSSL_PARAM_UNSIGNED_INTEGER, 16},
     };
-    for (const char* digest_name : {b2test::kDigestName, "BLAKE2BP-512"}) {
+    for (const Blake2Algorithm* algorithm : {&f.algorithm, &f.tree}) {
+        const char* digest_name = algorithm->digest;
         const b2test::MdPtr md = f.session.fetch_md(digest_name, b2test::kOurPropq);
-        const bool bp = std::strcmp(digest_name, b2test::kDigestName) != 0;
-        const b2test::MacPtr mac =
-            f.session.fetch_mac(bp ? "BLAKE2BPMAC" : b2test::kMacName, b2test::kOurPropq);
+        const b2test::MacPtr mac = f.session.fetch_mac(algorithm->mac, b2test::kOurPropq);
         B2_REQUIRE(md && mac, std::string("fetch ") + digest_name + " and its MAC");
         for (const Malformed& c : cases) {
             const std::string what = std::string(digest_name) + ": " + c.what;
@@ -285,7 +331,8 @@ void check_failed_gets_raise_reasons(Report& report, const Fixture& f) {
     B2_CHECK(report, contains(last_reason(), "buffer too small"), "provider name reason");
     OSSL_PROVIDER_unload(provider);
 
-    for (const char* digest_name : {b2test::kDigestName, "BLAKE2BP-512"}) {
+    for (const Blake2Algorithm* algorithm : {&f.algorithm, &f.tree}) {
+        const char* digest_name = algorithm->digest;
         const std::string name = digest_name;
         const b2test::MdPtr md = f.session.fetch_md(digest_name, b2test::kOurPropq);
         B2_REQUIRE(md != nullptr, "fetch " + name);
@@ -295,13 +342,20 @@ void check_failed_gets_raise_reasons(Report& report, const Fixture& f) {
         B2_CHECK(report, EVP_MD_get_params(md.get(), block_size_as_text) == 0,
                  name + ": block size as a string");
         B2_CHECK(report, contains(last_reason(), "wrong data type"), name + ": its reason");
-        signed char tiny = 0;  // 128 does not fit a signed byte
+        signed char tiny = 0;  // 128 does not fit a signed byte; 64 does
         OSSL_PARAM block_size_in_a_byte[] = {
             {OSSL_DIGEST_PARAM_BLOCK_SIZE, OSSL_PARAM_INTEGER, &tiny, 1, OSSL_PARAM_UNMODIFIED},
             OSSL_PARAM_construct_end()};
-        B2_CHECK(report, EVP_MD_get_params(md.get(), block_size_in_a_byte) == 0,
-                 name + ": block size into a signed byte");
-        B2_CHECK(report, contains(last_reason(), "buffer too small"), name + ": its reason");
+        if (algorithm->block_bytes > 127) {
+            B2_CHECK(report, EVP_MD_get_params(md.get(), block_size_in_a_byte) == 0,
+                     name + ": block size into a signed byte");
+            B2_CHECK(report, contains(last_reason(), "buffer too small"), name + ": its reason");
+        } else {
+            B2_CHECK(report,
+                     EVP_MD_get_params(md.get(), block_size_in_a_byte) == 1 &&
+                         tiny == static_cast<signed char>(algorithm->block_bytes),
+                     name + ": block size into a signed byte");
+        }
         OSSL_PARAM xof_as_text[] = {
             OSSL_PARAM_construct_utf8_string(OSSL_DIGEST_PARAM_XOF, text, sizeof text),
             OSSL_PARAM_construct_end()};
@@ -330,7 +384,8 @@ void check_failed_gets_raise_reasons(Report& report, const Fixture& f) {
         B2_CHECK(report, contains(last_reason(), "wrong data type"), name + ": its reason");
     }
 
-    for (const char* mac_name : {b2test::kMacName, "BLAKE2BPMAC"}) {
+    for (const Blake2Algorithm* algorithm : {&f.algorithm, &f.tree}) {
+        const char* mac_name = algorithm->mac;
         const std::string name = mac_name;
         const b2test::MacPtr mac = f.session.fetch_mac(mac_name, b2test::kOurPropq);
         B2_REQUIRE(mac != nullptr, "fetch " + name);
@@ -338,7 +393,9 @@ void check_failed_gets_raise_reasons(Report& report, const Fixture& f) {
         OSSL_PARAM block_size_as_int[] = {
             OSSL_PARAM_construct_int(OSSL_MAC_PARAM_BLOCK_SIZE, &number),
             OSSL_PARAM_construct_end()};
-        B2_CHECK(report, EVP_MAC_CTX_get_params(ctx.get(), block_size_as_int) == 1 && number == 128,
+        B2_CHECK(report,
+                 EVP_MAC_CTX_get_params(ctx.get(), block_size_as_int) == 1 &&
+                     number == static_cast<int>(algorithm->block_bytes),
                  name + ": block size into an int");
         OSSL_PARAM kernel_short[] = {OSSL_PARAM_construct_utf8_string("kernel", text, 2),
                                      OSSL_PARAM_construct_end()};
@@ -357,8 +414,8 @@ void check_failed_gets_raise_reasons(Report& report, const Fixture& f) {
 // --- A failing set_params changes nothing (the default provider applies the valid part).
 
 void check_failed_set_params(Report& report, const Fixture& f) {
-    const Bytes salt = pattern(16, 4);
-    const Bytes long_custom = pattern(17, 5);
+    const Bytes salt = pattern(f.algorithm.max_salt, 4);
+    const Bytes long_custom = pattern(f.algorithm.max_salt + 1, 5);
     size_t size = 20;
     OSSL_PARAM mixed[] = {
         OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size),
@@ -366,10 +423,7 @@ void check_failed_set_params(Report& report, const Fixture& f) {
         octets(OSSL_MAC_PARAM_CUSTOM, long_custom),
         OSSL_PARAM_construct_end(),
     };
-    rfc7693::Options plain;
-    plain.key = f.key.data();
-    plain.key_len = f.key.size();
-    const Bytes expected = rfc7693::hash(plain, f.message.data(), f.message.size());
+    const Bytes expected = f.oracle_mac(f.message);
 
     for (const bool mid_stream : {false, true}) {
         b2test::MacCtxPtr ctx = f.new_mac(true);
@@ -379,7 +433,8 @@ void check_failed_set_params(Report& report, const Fixture& f) {
         }
         B2_CHECK(report, EVP_MAC_CTX_set_params(ctx.get(), mixed) == 0, "mixed set_params fails");
         ERR_clear_error();
-        B2_CHECK(report, EVP_MAC_CTX_get_mac_size(ctx.get()) == 64, "size not partly applied");
+        B2_CHECK(report, EVP_MAC_CTX_get_mac_size(ctx.get()) == f.algorithm.max_size,
+                 "size not partly applied");
         const bool ok =
             mid_stream || EVP_MAC_init(ctx.get(), f.key.data(), f.key.size(), nullptr) == 1;
         B2_CHECK(report, ok && EVP_MAC_update(ctx.get(), f.message.data(), f.message.size()) == 1,
@@ -404,7 +459,7 @@ void check_failed_set_params(Report& report, const Fixture& f) {
     B2_CHECK(report, EVP_MD_CTX_set_params(md.get(), mixed) == 0, "digest mixed set_params fails");
     ERR_clear_error();
     B2_CHECK(report, EVP_DigestUpdate(md.get(), f.message.data(), f.message.size()) == 1, "update");
-    B2_CHECK(report, md_final(md.get()) == rfc7693::hash({}, f.message.data(), f.message.size()),
+    B2_CHECK(report, md_final(md.get()) == f.oracle_digest(f.message),
              "digest unchanged by failed set_params");
 }
 
@@ -429,21 +484,19 @@ void check_size_changed_after_init(Report& report, const Fixture& f) {
         for (size_t i = 0; i < buffer.size(); ++i) {
             touched = buffer[i] != 0xA5 ? i + 1 : touched;
         }
+        const size_t full = f.algorithm.max_size;
         if (ours == 1) {
-            B2_CHECK(report, reported == 64, "running message reports its init-time size");
+            B2_CHECK(report, reported == full, "running message reports its init-time size");
             B2_CHECK(report, rc == 0 && contains(reason, "buffer too small"),
-                     "final into 24 bytes refused for a 64-byte MAC: " + reason);
+                     "final into 24 bytes refused for a longer MAC: " + reason);
             B2_CHECK(report, touched == 0, "nothing written on refusal");
             B2_CHECK(report,
-                     EVP_MAC_final(ctx.get(), buffer.data(), &length, 64) == 1 && length == 64,
-                     "final with a 64-byte buffer");
-            rfc7693::Options o;
-            o.key = f.key.data();
-            o.key_len = f.key.size();
+                     EVP_MAC_final(ctx.get(), buffer.data(), &length, full) == 1 && length == full,
+                     "final with a full-size buffer");
             B2_CHECK(report,
-                     Bytes(buffer.begin(), buffer.begin() + 64) ==
-                         rfc7693::hash(o, f.message.data(), f.message.size()),
-                     "the 64-byte MAC is right");
+                     Bytes(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(full)) ==
+                         f.oracle_mac(f.message),
+                     "the full-size MAC is right");
             B2_CHECK(report, EVP_MAC_CTX_get_mac_size(ctx.get()) == 24, "next init gets 24");
         } else {
             std::printf(
@@ -460,15 +513,16 @@ void check_life_cycle(Report& report, const Fixture& f) {
     b2test::MacCtxPtr mac = f.new_mac(true);
     B2_CHECK(report, EVP_MAC_update(mac.get(), f.message.data(), 1) == 0, "MAC update before init");
     B2_CHECK(report, contains(last_reason(), "not initialized"), "MAC update-before-init reason");
-    Bytes out(64);
+    const size_t full = f.algorithm.max_size;
+    Bytes out(full);
     size_t length = 0;
-    B2_CHECK(report, EVP_MAC_final(mac.get(), out.data(), &length, 64) == 0,
+    B2_CHECK(report, EVP_MAC_final(mac.get(), out.data(), &length, full) == 0,
              "MAC final before init");
     B2_CHECK(report, contains(last_reason(), "not initialized"), "final-before-init reason");
     B2_CHECK(report, EVP_MAC_init(mac.get(), f.key.data(), f.key.size(), nullptr) == 1, "init");
-    B2_CHECK(report, EVP_MAC_final(mac.get(), nullptr, &length, 0) == 1 && length == 64,
+    B2_CHECK(report, EVP_MAC_final(mac.get(), nullptr, &length, 0) == 1 && length == full,
              "NULL output queries the size");
-    B2_CHECK(report, mac_final(mac.get()).size() == 64, "final after the size query");
+    B2_CHECK(report, mac_final(mac.get()).size() == full, "final after the size query");
     B2_CHECK(report, EVP_MAC_update(mac.get(), f.message.data(), 5) == 0, "MAC update after final");
     B2_CHECK(report, contains(last_reason(), "update after final"), "reason");
     B2_CHECK(report, mac_final(mac.get()).empty(), "MAC final twice");
@@ -479,7 +533,7 @@ void check_life_cycle(Report& report, const Fixture& f) {
 
     b2test::MdCtxPtr md(EVP_MD_CTX_new());
     B2_CHECK(report, EVP_DigestInit_ex2(md.get(), f.our_md.get(), nullptr) == 1, "digest init");
-    B2_CHECK(report, md_final(md.get()).size() == 64, "digest final");
+    B2_CHECK(report, md_final(md.get()).size() == full, "digest final");
     B2_CHECK(report, EVP_DigestUpdate(md.get(), f.message.data(), 3) == 0,
              "digest update after final");
     B2_CHECK(report, contains(last_reason(), b2test::finished_digest_update_reason()), "reason");
@@ -500,7 +554,7 @@ void check_life_cycle(Report& report, const Fixture& f) {
 void check_empty_and_zero_length(Report& report, const Fixture& f) {
     const size_t zero_pieces[] = {0, 0, 5, 0, 123, 0, 0, 128, 0};
     for (const Bytes& message : {Bytes{}, f.message}) {
-        const Bytes expected = rfc7693::hash({}, message.data(), message.size());
+        const Bytes expected = f.oracle_digest(message);
         for (const EVP_MD* md : {f.our_md.get(), f.default_md.get()}) {
             b2test::MdCtxPtr ctx(EVP_MD_CTX_new());
             const auto plain = b2test::run_digest(ctx.get(), md, nullptr, message);
@@ -510,10 +564,7 @@ void check_empty_and_zero_length(Report& report, const Fixture& f) {
                          b2test::provider_name(md));
             B2_CHECK(report, zeros && *zeros == expected, "digest with zero-length updates");
         }
-        rfc7693::Options o;
-        o.key = f.key.data();
-        o.key_len = f.key.size();
-        const Bytes expected_mac = rfc7693::hash(o, message.data(), message.size());
+        const Bytes expected_mac = f.oracle_mac(message);
         for (int ours = 1; ours >= 0; --ours) {
             b2test::MacCtxPtr ctx = f.new_mac(ours == 1);
             const auto plain = b2test::run_mac(ctx.get(), f.key, nullptr, message);
@@ -529,12 +580,9 @@ void check_empty_and_zero_length(Report& report, const Fixture& f) {
 // --- Duplicates of a fresh, a mid-stream and a finalized context are independent copies.
 
 void check_mac_dup(Report& report, const Fixture& f) {
-    rfc7693::Options o;
-    o.key = f.key.data();
-    o.key_len = f.key.size();
-    const Bytes expected = rfc7693::hash(o, f.message.data(), f.message.size());
+    const Bytes expected = f.oracle_mac(f.message);
     const Bytes half(f.message.begin(), f.message.begin() + 100);
-    const Bytes expected_half = rfc7693::hash(o, half.data(), half.size());
+    const Bytes expected_half = f.oracle_mac(half);
 
     b2test::MacCtxPtr fresh = f.new_mac(true);
     b2test::MacCtxPtr fresh_copy(EVP_MAC_CTX_dup(fresh.get()));
@@ -575,12 +623,12 @@ void check_mac_dup(Report& report, const Fixture& f) {
     // Keyed but no message yet: the copy must still produce the empty-message MAC.
     EVP_MAC_init(ctx.get(), nullptr, 0, nullptr);
     b2test::MacCtxPtr empty(EVP_MAC_CTX_dup(ctx.get()));
-    B2_CHECK(report, empty && mac_final(empty.get()) == rfc7693::hash(o, nullptr, 0),
+    B2_CHECK(report, empty && mac_final(empty.get()) == f.oracle_mac({}),
              "copy right after init gives the empty-message MAC");
 }
 
 void check_digest_dup(Report& report, const Fixture& f) {
-    const Bytes expected = rfc7693::hash({}, f.message.data(), f.message.size());
+    const Bytes expected = f.oracle_digest(f.message);
     b2test::MdCtxPtr ctx(EVP_MD_CTX_new());
     b2test::MdCtxPtr copy(EVP_MD_CTX_new());
     EVP_DigestInit_ex2(ctx.get(), f.our_md.get(), nullptr);
@@ -601,53 +649,64 @@ void check_digest_dup(Report& report, const Fixture& f) {
     ERR_clear_error();
 }
 
-// --- BLAKE2bp: the same bad input through BLAKE2BP-512 and BLAKE2BPMAC. OpenSSL's default
-// provider has no BLAKE2bp, so ours is held to its documented rules (64-byte output only, no
-// salt or custom) and to its own one-shot answers.
+// --- The tree mode (BLAKE2bp or BLAKE2sp): the same bad input through its digest and MAC.
+// OpenSSL's default provider has neither, so ours is held to the documented rules (one output
+// size, no salt or custom), to its own one-shot answers, and to answers from outside:
+// rfc7693.hpp's BLAKE2bp and BLAKE2sp, and the official known answers of both.
 
-struct Blake2bpFixture {
+struct TreeFixture {
+    const Blake2Algorithm& algorithm;
     b2test::MdPtr md;
     b2test::MacPtr mac;
-    Bytes key = pattern(40, 3);
-    Bytes message = pattern(1333, 7);  // more than two BLAKE2bp groups
+    Bytes key = pattern(40 - 8 * (algorithm.max_key < 40), 3);
+    Bytes message = pattern(1333, 7);  // more than two groups of a block per leaf
+
+    [[nodiscard]] std::string digest(const char* what) const {
+        return std::string(algorithm.digest) + " " + what;
+    }
+    [[nodiscard]] std::string mac_name(const char* what) const {
+        return std::string(algorithm.mac) + " " + what;
+    }
 };
 
-Bytes bp_mac(const Blake2bpFixture& bp, const Bytes& message, const OSSL_PARAM* params = nullptr,
-             std::span<const size_t> pieces = {}) {
-    b2test::MacCtxPtr ctx(EVP_MAC_CTX_new(bp.mac.get()));
-    const auto out = b2test::run_mac(ctx.get(), bp.key, params, message, pieces);
+Bytes tree_mac(const TreeFixture& tree, const Bytes& message, const OSSL_PARAM* params = nullptr,
+               std::span<const size_t> pieces = {}, const Bytes* key = nullptr) {
+    b2test::MacCtxPtr ctx(EVP_MAC_CTX_new(tree.mac.get()));
+    const auto out =
+        b2test::run_mac(ctx.get(), key != nullptr ? *key : tree.key, params, message, pieces);
     return out ? *out : Bytes{};
 }
 
-Bytes bp_digest(const Blake2bpFixture& bp, const Bytes& message,
-                std::span<const size_t> pieces = {}) {
+Bytes tree_digest(const TreeFixture& tree, const Bytes& message,
+                  std::span<const size_t> pieces = {}) {
     b2test::MdCtxPtr ctx(EVP_MD_CTX_new());
-    const auto out = b2test::run_digest(ctx.get(), bp.md.get(), nullptr, message, pieces);
+    const auto out = b2test::run_digest(ctx.get(), tree.md.get(), nullptr, message, pieces);
     return out ? *out : Bytes{};
 }
 
-void check_blake2bp_rejections(Report& report, const Blake2bpFixture& bp) {
-    const Bytes long_key = pattern(65, 1);
+void check_tree_rejections(Report& report, const TreeFixture& tree) {
+    const size_t full = tree.algorithm.max_size;
+    const Bytes long_key = pattern(tree.algorithm.max_key + 1, 1);
     const Bytes empty;
     const Bytes salt = pattern(16, 5);
     size_t size_zero = 0;
-    size_t size_32 = 32;
-    size_t size_65 = 65;
-    const char* const kSizeReason = "BLAKE2bp is 64 bytes only";
+    size_t size_half = full / 2;
+    size_t size_big = full + 1;
+    const char* const kSizeReason = "invalid output size";
     for (const auto& [what, key, length, reason] :
-         {std::tuple<const char*, const Bytes*, size_t, const char*>{
-              "BLAKE2BPMAC 0-byte key", &bp.key, 0, "invalid key length"},
-          {"BLAKE2BPMAC 65-byte key", &long_key, 65, "invalid key length"},
-          {"BLAKE2BPMAC no key ever set", nullptr, 0, "no key set"}}) {
-        b2test::MacCtxPtr ctx(EVP_MAC_CTX_new(bp.mac.get()));
+         {std::tuple<std::string, const Bytes*, size_t, const char*>{
+              tree.mac_name("0-byte key"), &tree.key, 0, "invalid key length"},
+          {tree.mac_name("too long key"), &long_key, long_key.size(), "invalid key length"},
+          {tree.mac_name("no key ever set"), nullptr, 0, "no key set"}}) {
+        b2test::MacCtxPtr ctx(EVP_MAC_CTX_new(tree.mac.get()));
         B2_CHECK(
             report,
             EVP_MAC_init(ctx.get(), key != nullptr ? key->data() : nullptr, length, nullptr) == 0,
-            std::string(what) + ": refused");
-        B2_CHECK(report, contains(last_reason(), reason), std::string(what) + ": reason");
+            what + ": refused");
+        B2_CHECK(report, contains(last_reason(), reason), what + ": reason");
     }
     struct ParamCase {
-        const char* what;
+        std::string what;
         OSSL_PARAM param;
         const char* reason;
         bool digest_too;  // the digest refuses it as well (it takes no key)
@@ -657,40 +716,42 @@ void check_blake2bp_rejections(Report& report, const Blake2bpFixture& bp) {
         {"empty salt", octets(OSSL_MAC_PARAM_SALT, empty), "salt is not supported", true},
         {"custom of 16 bytes", octets(OSSL_MAC_PARAM_CUSTOM, salt), "custom", true},
         {"size 0", OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size_zero), kSizeReason, true},
-        {"size 32", OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size_32), kSizeReason, true},
-        {"size 65", OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size_65), kSizeReason, true},
-        {"size as an octet string", octets(OSSL_MAC_PARAM_SIZE, bp.key), "wrong data type", true},
-        {"key param of 65 bytes", octets(OSSL_MAC_PARAM_KEY, long_key), "invalid key length",
-         false},
+        {"size " + std::to_string(size_half),
+         OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size_half), kSizeReason, true},
+        {"size " + std::to_string(size_big),
+         OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size_big), kSizeReason, true},
+        {"size as an octet string", octets(OSSL_MAC_PARAM_SIZE, tree.key), "wrong data type", true},
+        {"key param of " + std::to_string(long_key.size()) + " bytes",
+         octets(OSSL_MAC_PARAM_KEY, long_key), "invalid key length", false},
         {"key param of 0 bytes", octets(OSSL_MAC_PARAM_KEY, empty), "invalid key length", false},
         {"key as a UTF-8 string",
          OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_KEY, const_cast<char*>("0123456789"), 10),
          "wrong data type", false},
     };
-    const Bytes expected = bp_mac(bp, bp.message);
+    const Bytes expected = tree_mac(tree, tree.message);
     for (const ParamCase& c : cases) {
-        const std::string what = std::string("BLAKE2BPMAC ") + c.what;
+        const std::string what = std::string(tree.algorithm.mac) + " " + c.what;
         OSSL_PARAM params[] = {c.param, OSSL_PARAM_construct_end()};
-        b2test::MacCtxPtr ctx(EVP_MAC_CTX_new(bp.mac.get()));
+        b2test::MacCtxPtr ctx(EVP_MAC_CTX_new(tree.mac.get()));
         B2_CHECK(report, EVP_MAC_CTX_set_params(ctx.get(), params) == 0, what + ": set refused");
         B2_CHECK(report, contains(last_reason(), c.reason), what + ": set reason");
-        B2_CHECK(report, EVP_MAC_init(ctx.get(), bp.key.data(), bp.key.size(), params) == 0,
+        B2_CHECK(report, EVP_MAC_init(ctx.get(), tree.key.data(), tree.key.size(), params) == 0,
                  what + ": init refused");
         B2_CHECK(report, contains(last_reason(), c.reason), what + ": init reason");
         // Nothing of a refused configuration sticks.
         B2_CHECK(report,
-                 EVP_MAC_init(ctx.get(), bp.key.data(), bp.key.size(), nullptr) == 1 &&
-                     EVP_MAC_update(ctx.get(), bp.message.data(), bp.message.size()) == 1 &&
+                 EVP_MAC_init(ctx.get(), tree.key.data(), tree.key.size(), nullptr) == 1 &&
+                     EVP_MAC_update(ctx.get(), tree.message.data(), tree.message.size()) == 1 &&
                      mac_final(ctx.get()) == expected,
                  what + ": the context still gives the right MAC");
         if (c.digest_too) {
-            const std::string dwhat = std::string("BLAKE2BP-512 ") + c.what;
+            const std::string dwhat = std::string(tree.algorithm.digest) + " " + c.what;
             b2test::MdCtxPtr md(EVP_MD_CTX_new());
-            B2_CHECK(report, EVP_DigestInit_ex2(md.get(), bp.md.get(), params) == 0,
+            B2_CHECK(report, EVP_DigestInit_ex2(md.get(), tree.md.get(), params) == 0,
                      dwhat + ": init refused");
             B2_CHECK(report, contains(last_reason(), c.reason), dwhat + ": init reason");
             B2_CHECK(report,
-                     EVP_DigestInit_ex2(md.get(), bp.md.get(), nullptr) == 1 &&
+                     EVP_DigestInit_ex2(md.get(), tree.md.get(), nullptr) == 1 &&
                          EVP_MD_CTX_set_params(md.get(), params) == 0,
                      dwhat + ": set_params refused");
             B2_CHECK(report, contains(last_reason(), c.reason), dwhat + ": set_params reason");
@@ -699,126 +760,164 @@ void check_blake2bp_rejections(Report& report, const Blake2bpFixture& bp) {
     ERR_clear_error();
 }
 
-void check_blake2bp_life_cycle(Report& report, const Blake2bpFixture& bp) {
-    b2test::MacCtxPtr mac(EVP_MAC_CTX_new(bp.mac.get()));
-    Bytes out(64);
+void check_tree_life_cycle(Report& report, const TreeFixture& tree) {
+    const size_t full = tree.algorithm.max_size;
+    b2test::MacCtxPtr mac(EVP_MAC_CTX_new(tree.mac.get()));
+    Bytes out(full);
     size_t length = 0;
-    B2_CHECK(report, EVP_MAC_update(mac.get(), bp.message.data(), 1) == 0,
-             "BLAKE2BPMAC update before init");
+    B2_CHECK(report, EVP_MAC_update(mac.get(), tree.message.data(), 1) == 0,
+             tree.mac_name("update before init"));
     B2_CHECK(report, contains(last_reason(), "not initialized"), "reason");
-    B2_CHECK(report, EVP_MAC_final(mac.get(), out.data(), &length, 64) == 0,
-             "BLAKE2BPMAC final before init");
+    B2_CHECK(report, EVP_MAC_final(mac.get(), out.data(), &length, full) == 0,
+             tree.mac_name("final before init"));
     B2_CHECK(report, contains(last_reason(), "not initialized"), "reason");
-    B2_CHECK(report, EVP_MAC_init(mac.get(), bp.key.data(), bp.key.size(), nullptr) == 1, "init");
-    B2_CHECK(report, EVP_MAC_final(mac.get(), nullptr, &length, 0) == 1 && length == 64,
-             "BLAKE2BPMAC NULL output queries the size");
+    B2_CHECK(report, EVP_MAC_init(mac.get(), tree.key.data(), tree.key.size(), nullptr) == 1,
+             "init");
+    B2_CHECK(report, EVP_MAC_final(mac.get(), nullptr, &length, 0) == 1 && length == full,
+             tree.mac_name("NULL output queries the size"));
     Bytes small(128, 0xA5);
-    B2_CHECK(report, EVP_MAC_final(mac.get(), small.data(), &length, 63) == 0,
-             "BLAKE2BPMAC final into 63 bytes refused");
+    B2_CHECK(report, EVP_MAC_final(mac.get(), small.data(), &length, full - 1) == 0,
+             tree.mac_name("final into a buffer one byte short refused"));
     B2_CHECK(report, contains(last_reason(), "buffer too small"), "reason");
     B2_CHECK(report, std::all_of(small.begin(), small.end(), [](uint8_t b) { return b == 0xA5; }),
              "nothing written into the small buffer");
-    B2_CHECK(report, mac_final(mac.get()) == bp_mac(bp, {}), "final after the refused ones");
-    B2_CHECK(report, EVP_MAC_update(mac.get(), bp.message.data(), 5) == 0,
-             "BLAKE2BPMAC update after final");
+    B2_CHECK(report, mac_final(mac.get()) == tree_mac(tree, {}), "final after the refused ones");
+    B2_CHECK(report, EVP_MAC_update(mac.get(), tree.message.data(), 5) == 0,
+             tree.mac_name("update after final"));
     B2_CHECK(report, contains(last_reason(), "update after final"), "reason");
-    B2_CHECK(report, mac_final(mac.get()).empty(), "BLAKE2BPMAC final twice");
+    B2_CHECK(report, mac_final(mac.get()).empty(), tree.mac_name("final twice"));
     B2_CHECK(report, contains(last_reason(), "final already called"), "reason");
     B2_CHECK(report,
              EVP_MAC_init(mac.get(), nullptr, 0, nullptr) == 1 &&
-                 EVP_MAC_update(mac.get(), bp.message.data(), bp.message.size()) == 1 &&
-                 mac_final(mac.get()) == bp_mac(bp, bp.message),
-             "BLAKE2BPMAC re-init keeps the key");
+                 EVP_MAC_update(mac.get(), tree.message.data(), tree.message.size()) == 1 &&
+                 mac_final(mac.get()) == tree_mac(tree, tree.message),
+             tree.mac_name("re-init keeps the key"));
 
     b2test::MdCtxPtr md(EVP_MD_CTX_new());
-    B2_CHECK(report, EVP_DigestInit_ex2(md.get(), bp.md.get(), nullptr) == 1, "digest init");
-    B2_CHECK(report, md_final(md.get()) == bp_digest(bp, {}), "BLAKE2BP-512 digest final");
-    B2_CHECK(report, EVP_DigestUpdate(md.get(), bp.message.data(), 3) == 0,
-             "BLAKE2BP-512 update after final");
+    B2_CHECK(report, EVP_DigestInit_ex2(md.get(), tree.md.get(), nullptr) == 1, "digest init");
+    B2_CHECK(report, md_final(md.get()) == tree_digest(tree, {}), tree.digest("digest final"));
+    B2_CHECK(report, EVP_DigestUpdate(md.get(), tree.message.data(), 3) == 0,
+             tree.digest("update after final"));
     B2_CHECK(report, contains(last_reason(), b2test::finished_digest_update_reason()), "reason");
-    B2_CHECK(report, md_final(md.get()).empty(), "BLAKE2BP-512 final twice");
+    B2_CHECK(report, md_final(md.get()).empty(), tree.digest("final twice"));
     B2_CHECK(report, contains(last_reason(), b2test::finished_digest_final_reason()), "reason");
     ERR_clear_error();
 }
 
+// The official answers (vectors/<label>-kat.json: message 00 01 .., key 00 01 .. of the
+// longest length) for these message lengths, unkeyed and keyed.
+void check_tree_official_answers(Report& report, const TreeFixture& tree) {
+    const std::string path = b2test::vectors_path(std::string(tree.algorithm.label) + "-kat.json");
+    const size_t block = tree.algorithm.block_bytes;
+    const size_t lengths[] = {
+        0, 1, block - 1, block, block + 1, std::min<size_t>(2 * block + 1, 254), 255};
+    long checked = 0;
+    for (const b2test::JsonObject& object : b2test::read_json_objects(path)) {
+        const Bytes message = b2test::hex_field(object, "in", path);
+        if (object.string("hash") != tree.algorithm.label ||
+            std::find(std::begin(lengths), std::end(lengths), message.size()) ==
+                std::end(lengths)) {
+            continue;
+        }
+        const Bytes key = b2test::hex_field(object, "key", path);
+        const Bytes expected = b2test::hex_field(object, "out", path);
+        const size_t one_by_one[] = {1, 1, 1, 0, 1, 1, 1, 1};
+        const Bytes got = key.empty() ? tree_digest(tree, message, one_by_one)
+                                      : tree_mac(tree, message, nullptr, one_by_one, &key);
+        B2_CHECK(report, got == expected,
+                 (key.empty() ? tree.digest("of ") : tree.mac_name("of ")) +
+                     std::to_string(message.size()) + " bytes: the official answer");
+        ++checked;
+    }
+    B2_CHECK(report, checked == 2 * static_cast<long>(std::size(lengths)),
+             "official answers checked: " + std::to_string(checked));
+}
+
 // Empty input, zero-length updates, byte-by-byte updates and duplicates give the one-shot
-// answer, which an independent BLAKE2bp (rfc7693.hpp) confirms.
-void check_blake2bp_streams_and_dups(Report& report, const Blake2bpFixture& bp) {
+// answer, which an independent implementation (rfc7693.hpp) confirms.
+void check_tree_streams_and_dups(Report& report, const TreeFixture& tree) {
+    const size_t full = tree.algorithm.max_size;
+    const auto independent =
+        &tree.algorithm == &b2test::kBlake2bp ? rfc7693::blake2bp : rfc7693::blake2sp;
     const size_t zero_pieces[] = {0, 0, 5, 0, 123, 0, 0, 128, 0, 512, 0};
-    for (const Bytes& message : {Bytes{}, pattern(1, 2), pattern(513, 4), bp.message}) {
+    for (const Bytes& message : {Bytes{}, pattern(1, 2), pattern(513, 4), tree.message}) {
         const std::string size = std::to_string(message.size()) + " bytes";
-        const Bytes digest = bp_digest(bp, message);
-        const Bytes mac = bp_mac(bp, message);
+        const Bytes digest = tree_digest(tree, message);
+        const Bytes mac = tree_mac(tree, message);
+        B2_CHECK(report, digest.size() == full && mac.size() == full, "digest and MAC of " + size);
         B2_CHECK(report,
-                 digest == rfc7693::blake2bp(nullptr, 0, message.data(), message.size()) &&
-                     mac == rfc7693::blake2bp(bp.key.data(), bp.key.size(), message.data(),
-                                              message.size()),
-                 "BLAKE2bp digest and MAC of " + size + " agree with an independent BLAKE2bp");
-        B2_CHECK(report, bp_digest(bp, message, zero_pieces) == digest,
-                 "BLAKE2BP-512 with zero-length updates, " + size);
-        B2_CHECK(report, bp_mac(bp, message, nullptr, zero_pieces) == mac,
-                 "BLAKE2BPMAC with zero-length updates, " + size);
+                 digest == independent(nullptr, 0, message.data(), message.size()) &&
+                     mac == independent(tree.key.data(), tree.key.size(), message.data(),
+                                        message.size()),
+                 std::string(tree.algorithm.label) + " digest and MAC of " + size +
+                     " agree with an independent implementation");
+        B2_CHECK(report, tree_digest(tree, message, zero_pieces) == digest,
+                 tree.digest("with zero-length updates, ") + size);
+        B2_CHECK(report, tree_mac(tree, message, nullptr, zero_pieces) == mac,
+                 tree.mac_name("with zero-length updates, ") + size);
         const std::vector<size_t> bytes(message.size(), 1);
-        B2_CHECK(report, bp_mac(bp, message, nullptr, bytes) == mac,
-                 "BLAKE2BPMAC byte by byte, " + size);
-        size_t size_64 = 64;
-        OSSL_PARAM explicit_size[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size_64),
+        B2_CHECK(report, tree_mac(tree, message, nullptr, bytes) == mac,
+                 tree.mac_name("byte by byte, ") + size);
+        size_t size_full = full;
+        OSSL_PARAM explicit_size[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size_full),
                                       OSSL_PARAM_construct_end()};
-        B2_CHECK(report, bp_mac(bp, message, explicit_size) == mac,
-                 "BLAKE2BPMAC with size 64 given, " + size);
+        B2_CHECK(report, tree_mac(tree, message, explicit_size) == mac,
+                 tree.mac_name("with its size given, ") + size);
     }
 
-    const Bytes half(bp.message.begin(), bp.message.begin() + 600);
-    b2test::MacCtxPtr fresh(EVP_MAC_CTX_new(bp.mac.get()));
+    const Bytes half(tree.message.begin(), tree.message.begin() + 600);
+    b2test::MacCtxPtr fresh(EVP_MAC_CTX_new(tree.mac.get()));
     b2test::MacCtxPtr fresh_copy(EVP_MAC_CTX_dup(fresh.get()));
     B2_CHECK(report, fresh_copy && EVP_MAC_init(fresh_copy.get(), nullptr, 0, nullptr) == 0,
-             "a fresh BLAKE2BPMAC dup has no key");
+             tree.mac_name("fresh dup has no key"));
     ERR_clear_error();
-    b2test::MacCtxPtr ctx(EVP_MAC_CTX_new(bp.mac.get()));
-    EVP_MAC_init(ctx.get(), bp.key.data(), bp.key.size(), nullptr);
+    b2test::MacCtxPtr ctx(EVP_MAC_CTX_new(tree.mac.get()));
+    EVP_MAC_init(ctx.get(), tree.key.data(), tree.key.size(), nullptr);
     b2test::MacCtxPtr at_init(EVP_MAC_CTX_dup(ctx.get()));
-    B2_CHECK(report, at_init && mac_final(at_init.get()) == bp_mac(bp, {}),
-             "BLAKE2BPMAC dup right after init gives the empty-message MAC");
+    B2_CHECK(report, at_init && mac_final(at_init.get()) == tree_mac(tree, {}),
+             tree.mac_name("dup right after init gives the empty-message MAC"));
     EVP_MAC_update(ctx.get(), half.data(), half.size());
     b2test::MacCtxPtr mid(EVP_MAC_CTX_dup(ctx.get()));
-    B2_CHECK(report, mid && mac_final(mid.get()) == bp_mac(bp, half),
-             "BLAKE2BPMAC dup mid-stream finishes the prefix");
-    EVP_MAC_update(ctx.get(), bp.message.data() + 600, bp.message.size() - 600);
-    B2_CHECK(report, mac_final(ctx.get()) == bp_mac(bp, bp.message),
-             "BLAKE2BPMAC original unaffected by its copy");
+    B2_CHECK(report, mid && mac_final(mid.get()) == tree_mac(tree, half),
+             tree.mac_name("dup mid-stream finishes the prefix"));
+    EVP_MAC_update(ctx.get(), tree.message.data() + 600, tree.message.size() - 600);
+    B2_CHECK(report, mac_final(ctx.get()) == tree_mac(tree, tree.message),
+             tree.mac_name("original unaffected by its copy"));
     b2test::MacCtxPtr done(EVP_MAC_CTX_dup(ctx.get()));
     B2_CHECK(report, done && EVP_MAC_update(done.get(), half.data(), 1) == 0,
-             "a finalized BLAKE2BPMAC copy is finalized");
+             tree.mac_name("finalized copy is finalized"));
     ERR_clear_error();
 
     b2test::MdCtxPtr md(EVP_MD_CTX_new());
     b2test::MdCtxPtr copy(EVP_MD_CTX_new());
-    EVP_DigestInit_ex2(md.get(), bp.md.get(), nullptr);
+    EVP_DigestInit_ex2(md.get(), tree.md.get(), nullptr);
     EVP_DigestUpdate(md.get(), half.data(), half.size());
-    B2_CHECK(report, EVP_MD_CTX_copy_ex(copy.get(), md.get()) == 1, "BLAKE2BP-512 copy mid-stream");
-    B2_CHECK(report, md_final(copy.get()) == bp_digest(bp, half), "the copy finishes the prefix");
-    EVP_DigestUpdate(md.get(), bp.message.data() + 600, bp.message.size() - 600);
-    B2_CHECK(report, md_final(md.get()) == bp_digest(bp, bp.message),
-             "BLAKE2BP-512 original finishes independently");
+    B2_CHECK(report, EVP_MD_CTX_copy_ex(copy.get(), md.get()) == 1, tree.digest("copy mid-stream"));
+    B2_CHECK(report, md_final(copy.get()) == tree_digest(tree, half),
+             "the copy finishes the prefix");
+    EVP_DigestUpdate(md.get(), tree.message.data() + 600, tree.message.size() - 600);
+    B2_CHECK(report, md_final(md.get()) == tree_digest(tree, tree.message),
+             tree.digest("original finishes independently"));
 }
 
-void check_blake2bp(Report& report, const Fixture& f) {
-    Blake2bpFixture bp;
-    bp.md = f.session.fetch_md("BLAKE2BP-512", b2test::kOurPropq);
-    bp.mac = f.session.fetch_mac("BLAKE2BPMAC", b2test::kOurPropq);
-    B2_REQUIRE(bp.md && bp.mac, "fetch BLAKE2BP-512 and BLAKE2BPMAC from blake2simd");
-    check_blake2bp_rejections(report, bp);
-    check_blake2bp_life_cycle(report, bp);
-    check_blake2bp_streams_and_dups(report, bp);
+void check_tree(Report& report, const Fixture& f) {
+    TreeFixture tree{f.tree, f.session.fetch_md(f.tree.digest, b2test::kOurPropq),
+                     f.session.fetch_mac(f.tree.mac, b2test::kOurPropq)};
+    B2_REQUIRE(tree.md && tree.mac,
+               std::string("fetch ") + f.tree.digest + " and " + f.tree.mac + " from blake2simd");
+    check_tree_rejections(report, tree);
+    check_tree_life_cycle(report, tree);
+    check_tree_official_answers(report, tree);
+    check_tree_streams_and_dups(report, tree);
 }
 
-}  // namespace
-
-int main() {
-    Report report("test_bad_input");
-    Fixture f;
-    B2_REQUIRE(f.our_md && f.default_md && f.our_mac && f.default_mac,
-               "fetch BLAKE2B-512 and BLAKE2BMAC from both providers");
+// One single-lane pair and its tree mode; the checks counted into `report`.
+void check_family(Report& report, const Blake2Algorithm& single, const Blake2Algorithm& tree) {
+    std::printf("%s, %s, %s, %s:\n", single.digest, single.mac, tree.digest, tree.mac);
+    Fixture f(single, tree);
+    B2_REQUIRE(
+        f.our_md && f.default_md && f.our_mac && f.default_mac,
+        std::string("fetch ") + single.digest + " and " + single.mac + " from both providers");
     check_mac_init_rejections(report, f);
     check_mac_param_rejections(report, f);
     check_digest_param_rejections(report, f);
@@ -830,8 +929,26 @@ int main() {
     check_empty_and_zero_length(report, f);
     check_mac_dup(report, f);
     check_digest_dup(report, f);
-    check_blake2bp(report, f);
+    check_tree(report, f);
     B2_CHECK(report, ERR_peek_error() == 0, "no error left on the queue");
+}
+
+}  // namespace
+
+// usage: test_bad_input [--algorithm blake2b|blake2s]   (without it: both, as valgrind runs it)
+int main(int argc, char** argv) {
+    const std::string only = argc == 3 && std::strcmp(argv[1], "--algorithm") == 0 ? argv[2] : "";
+    if (argc != 1 && only != "blake2b" && only != "blake2s") {
+        std::fprintf(stderr, "usage: %s [--algorithm blake2b|blake2s]\n", argv[0]);
+        return 2;
+    }
+    Report report("test_bad_input" + (only.empty() ? std::string() : " --algorithm " + only));
+    if (only != "blake2s") {
+        check_family(report, b2test::kBlake2b, b2test::kBlake2bp);
+    }
+    if (only != "blake2b") {
+        check_family(report, b2test::kBlake2s, b2test::kBlake2sp);
+    }
     std::printf("test_bad_input: %ld cases tried\n", report.passed() + report.failed());
     return report.finish();
 }

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "b2test/algorithms.hpp"
 #include "b2test/check.hpp"
 #include "direct_module.hpp"
 #include "guard_page.hpp"
@@ -162,6 +163,35 @@ bool untouched(const Bytes& buffer, size_t from) {
     return true;
 }
 
+using b2test::Blake2Algorithm;
+
+// The answer from outside the module (rfc7693.hpp) for any of the four algorithms.
+Bytes oracle(const Blake2Algorithm& algorithm, const Bytes& key, const uint8_t* data, size_t length,
+             size_t out_len) {
+    if (algorithm.tree) {
+        return &algorithm == &b2test::kBlake2sp
+                   ? rfc7693::blake2sp(key.data(), key.size(), data, length)
+                   : rfc7693::blake2bp(key.data(), key.size(), data, length);
+    }
+    if (&algorithm == &b2test::kBlake2s) {
+        rfc7693::blake2s::Options o;
+        o.key = key.data();
+        o.key_len = key.size();
+        o.out_len = out_len;
+        return rfc7693::blake2s::hash(o, data, length);
+    }
+    rfc7693::Options o;
+    o.key = key.data();
+    o.key_len = key.size();
+    o.out_len = out_len;
+    return rfc7693::hash(o, data, length);
+}
+
+// The first `count` bytes of an output buffer.
+Bytes first(const Bytes& buffer, size_t count) {
+    return Bytes(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(count));
+}
+
 struct DigestFns {
     OSSL_FUNC_digest_newctx_fn* newctx;
     OSSL_FUNC_digest_freectx_fn* freectx;
@@ -180,9 +210,10 @@ size_t digest_ctx_size(const DigestFns& d, void* ctx) {
     return d.get_params(ctx, params) == 1 ? size : 0;
 }
 
-void check_digest(Harness& h, const Module& module) {
-    const OSSL_DISPATCH* table = module.implementation(OSSL_OP_DIGEST);
-    h.checks().expect(table != nullptr, "query_operation(OSSL_OP_DIGEST)");
+void check_digest(Harness& h, const Module& module, const Blake2Algorithm& algorithm) {
+    const OSSL_DISPATCH* table = module.implementation(OSSL_OP_DIGEST, algorithm.digest);
+    h.checks().expect(table != nullptr,
+                      std::string("query_operation(OSSL_OP_DIGEST) has ") + algorithm.digest);
     if (table == nullptr) {
         return;
     }
@@ -196,16 +227,20 @@ void check_digest(Harness& h, const Module& module) {
         find_function<OSSL_FUNC_digest_set_ctx_params_fn>(table, OSSL_FUNC_DIGEST_SET_CTX_PARAMS),
         find_function<OSSL_FUNC_digest_get_ctx_params_fn>(table, OSSL_FUNC_DIGEST_GET_CTX_PARAMS),
     };
+    const size_t full = algorithm.max_size;
+    const size_t half = full / 2;
+    const std::string name = algorithm.digest;
     const Bytes message = pattern(300, 1);
     Bytes out(128, 0xA5);
     size_t outl = 0;
     void* ctx = d.newctx(module.provctx);
-    h.checks().expect(ctx != nullptr, "digest newctx");
+    h.checks().expect(ctx != nullptr, name + " newctx");
 
     h.fails(d.update(ctx, message.data(), 1), "not initialized", "digest update before init");
-    h.fails(d.final(ctx, out.data(), &outl, 64), "not initialized", "digest final before init");
+    h.fails(d.final(ctx, out.data(), &outl, full), "not initialized", "digest final before init");
     void* fresh_copy = d.dupctx(ctx);
-    h.fails(d.final(fresh_copy, out.data(), &outl, 64), "not initialized", "final on a fresh dup");
+    h.fails(d.final(fresh_copy, out.data(), &outl, full), "not initialized",
+            "final on a fresh dup");
     d.freectx(fresh_copy);
 
     h.succeeds(d.init(ctx, nullptr), "digest init");
@@ -213,53 +248,53 @@ void check_digest(Harness& h, const Module& module) {
     h.succeeds(d.update(ctx, message.data(), message.size()), "digest update");
     outl = 0;
     h.succeeds(d.final(ctx, nullptr, &outl, 0), "final with NULL out");
-    h.checks().expect(outl == 64, "NULL out reports 64");
-    h.fails(d.final(ctx, out.data(), &outl, 63), "output buffer too small", "final into 63 bytes");
+    h.checks().expect(outl == full, name + ": NULL out reports its size");
+    h.fails(d.final(ctx, out.data(), &outl, full - 1), "output buffer too small",
+            name + ": final into a byte less");
     h.checks().expect(untouched(out, 0), "nothing written into the small buffer");
-    h.succeeds(d.final(ctx, out.data(), &outl, 64), "final after the refused ones");
-    h.checks().expect(outl == 64 && Bytes(out.begin(), out.begin() + 64) ==
-                                        rfc7693::hash({}, message.data(), message.size()),
-                      "digest right after NULL-out and too-small finals");
-    h.fails(d.final(ctx, out.data(), &outl, 64), "final already called", "final twice");
+    h.succeeds(d.final(ctx, out.data(), &outl, full), "final after the refused ones");
+    h.checks().expect(outl == full && first(out, full) == oracle(algorithm, {}, message.data(),
+                                                                 message.size(), full),
+                      name + ": digest right after NULL-out and too-small finals");
+    h.fails(d.final(ctx, out.data(), &outl, full), "final already called", "final twice");
     h.fails(d.update(ctx, message.data(), 1), "update after final", "update after final");
 
     // `size` survives re-init on one provider context (libcrypto 3.0 re-creates contexts at
     // each EVP init, so only this level can show it).
-    size_t size = 32;
+    size_t size = half;
     OSSL_PARAM set_size[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_SIZE, &size),
                              OSSL_PARAM_construct_end()};
-    h.succeeds(d.set_params(ctx, set_size), "set size 32");
-    rfc7693::Options o32;
-    o32.out_len = 32;
-    const Bytes expected32 = rfc7693::hash(o32, message.data(), message.size());
+    h.succeeds(d.set_params(ctx, set_size), name + ": set size " + std::to_string(half));
+    const Bytes expected_half = oracle(algorithm, {}, message.data(), message.size(), half);
     for (int round = 0; round < 2; ++round) {
         std::fill(out.begin(), out.end(), 0xA5);
         h.succeeds(d.init(ctx, nullptr), "init #" + std::to_string(round + 1));
-        h.checks().expect(digest_ctx_size(d, ctx) == 32, "size 32 after re-init");
+        h.checks().expect(digest_ctx_size(d, ctx) == half, name + ": size kept after re-init");
         h.succeeds(d.update(ctx, message.data(), message.size()), "update");
-        h.fails(d.final(ctx, out.data(), &outl, 31), "output buffer too small", "final into 31");
-        h.succeeds(d.final(ctx, out.data(), &outl, 32), "final into exactly 32");
-        h.checks().expect(outl == 32 && untouched(out, 32), "exactly 32 bytes written");
-        h.checks().expect(Bytes(out.begin(), out.begin() + 32) == expected32,
-                          "32-byte BLAKE2b after init #" + std::to_string(round + 1));
+        h.fails(d.final(ctx, out.data(), &outl, half - 1), "output buffer too small",
+                name + ": final into a byte less than the size set");
+        h.succeeds(d.final(ctx, out.data(), &outl, half), "final into exactly the size set");
+        h.checks().expect(outl == half && untouched(out, half), "exactly that many bytes written");
+        h.checks().expect(first(out, half) == expected_half,
+                          name + ": the shorter digest after init #" + std::to_string(round + 1));
     }
 
     // A failing init changes nothing: settings stay, the phase stays.
-    size_t bad_size = 65;
+    size_t bad_size = full + 1;
     OSSL_PARAM bad[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_SIZE, &bad_size),
                         OSSL_PARAM_construct_end()};
-    h.fails(d.init(ctx, bad), "invalid output size", "init with size 65");
-    h.checks().expect(digest_ctx_size(d, ctx) == 32, "settings survive a failed init");
+    h.fails(d.init(ctx, bad), "invalid output size", name + ": init with a size too big");
+    h.checks().expect(digest_ctx_size(d, ctx) == half, name + ": settings survive a failed init");
     h.fails(d.update(ctx, message.data(), 1), "update after final", "phase survives failed init");
 
     // Malformed params (NULL data with a non-zero size) are refused, never dereferenced.
-    for (const char* name : {OSSL_DIGEST_PARAM_SIZE, OSSL_MAC_PARAM_SALT, OSSL_MAC_PARAM_CUSTOM}) {
-        const unsigned int type = std::strcmp(name, OSSL_DIGEST_PARAM_SIZE) == 0
+    for (const char* param : {OSSL_DIGEST_PARAM_SIZE, OSSL_MAC_PARAM_SALT, OSSL_MAC_PARAM_CUSTOM}) {
+        const unsigned int type = std::strcmp(param, OSSL_DIGEST_PARAM_SIZE) == 0
                                       ? OSSL_PARAM_UNSIGNED_INTEGER
                                       : OSSL_PARAM_OCTET_STRING;
-        OSSL_PARAM null_data[] = {{name, type, nullptr, 8, OSSL_PARAM_UNMODIFIED},
+        OSSL_PARAM null_data[] = {{param, type, nullptr, 8, OSSL_PARAM_UNMODIFIED},
                                   OSSL_PARAM_construct_end()};
-        h.fails(d.set_params(ctx, null_data), "", std::string("digest ") + name + " NULL data");
+        h.fails(d.set_params(ctx, null_data), "", name + ": " + param + " NULL data");
     }
     // An integer size no getter reads whole: data_size 0 (libcrypto 3.0 reads the byte before
     // it: here a guard page) or over 8 bytes, refused before it is read.
@@ -274,23 +309,23 @@ void check_digest(Harness& h, const Module& module) {
             h.fails(d.init(ctx, odd), "wrong data type", what + ", init");
         }
     }
-    h.checks().expect(digest_ctx_size(d, ctx) == 32, "settings survive refused NULL params");
+    h.checks().expect(digest_ctx_size(d, ctx) == half, "settings survive refused NULL params");
 
     // Size changed mid-stream applies to the next message only.
     h.succeeds(d.init(ctx, nullptr), "init");
     h.succeeds(d.update(ctx, message.data(), 100), "update");
-    size = 16;
-    h.succeeds(d.set_params(ctx, set_size), "set size 16 mid-stream");
-    h.checks().expect(digest_ctx_size(d, ctx) == 32, "running message keeps 32");
+    size = half / 2;
+    h.succeeds(d.set_params(ctx, set_size), name + ": set a smaller size mid-stream");
+    h.checks().expect(digest_ctx_size(d, ctx) == half, "running message keeps its size");
     void* mid_copy = d.dupctx(ctx);
     h.succeeds(d.update(ctx, message.data() + 100, message.size() - 100), "update rest");
-    h.succeeds(d.final(ctx, out.data(), &outl, 64), "final");
-    h.checks().expect(outl == 32 && Bytes(out.begin(), out.begin() + 32) == expected32,
-                      "mid-stream size change ignored by the running message");
-    h.checks().expect(digest_ctx_size(d, ctx) == 16, "next message gets 16");
+    h.succeeds(d.final(ctx, out.data(), &outl, full), "final");
+    h.checks().expect(outl == half && first(out, half) == expected_half,
+                      name + ": mid-stream size change ignored by the running message");
+    h.checks().expect(digest_ctx_size(d, ctx) == half / 2, "next message gets the new size");
     h.succeeds(d.update(mid_copy, message.data() + 100, message.size() - 100), "copy update");
-    h.succeeds(d.final(mid_copy, out.data(), &outl, 32), "copy final");
-    h.checks().expect(Bytes(out.begin(), out.begin() + 32) == expected32, "copy agrees");
+    h.succeeds(d.final(mid_copy, out.data(), &outl, half), "copy final");
+    h.checks().expect(first(out, half) == expected_half, name + ": copy agrees");
     d.freectx(mid_copy);
     d.freectx(ctx);
 }
@@ -313,9 +348,10 @@ size_t mac_ctx_size(const MacFns& m, void* ctx) {
     return m.get_params(ctx, params) == 1 ? size : 0;
 }
 
-void check_mac(Harness& h, const Module& module) {
-    const OSSL_DISPATCH* table = module.implementation(OSSL_OP_MAC);
-    h.checks().expect(table != nullptr, "query_operation(OSSL_OP_MAC)");
+void check_mac(Harness& h, const Module& module, const Blake2Algorithm& algorithm) {
+    const OSSL_DISPATCH* table = module.implementation(OSSL_OP_MAC, algorithm.mac);
+    h.checks().expect(table != nullptr,
+                      std::string("query_operation(OSSL_OP_MAC) has ") + algorithm.mac);
     if (table == nullptr) {
         return;
     }
@@ -329,66 +365,62 @@ void check_mac(Harness& h, const Module& module) {
         find_function<OSSL_FUNC_mac_set_ctx_params_fn>(table, OSSL_FUNC_MAC_SET_CTX_PARAMS),
         find_function<OSSL_FUNC_mac_get_ctx_params_fn>(table, OSSL_FUNC_MAC_GET_CTX_PARAMS),
     };
-    const Bytes key = pattern(64, 9);
-    const Bytes long_key = pattern(65, 9);
+    const size_t full = algorithm.max_size;
+    const std::string name = algorithm.mac;
+    const Bytes key = pattern(algorithm.max_key, 9);
+    const Bytes long_key = pattern(algorithm.max_key + 1, 9);
     const Bytes message = pattern(200, 4);
-    rfc7693::Options o;
-    o.key = key.data();
-    o.key_len = key.size();
-    const Bytes expected = rfc7693::hash(o, message.data(), message.size());
+    const Bytes expected = oracle(algorithm, key, message.data(), message.size(), full);
     Bytes out(128, 0xA5);
     size_t outl = 0;
     void* ctx = m.newctx(module.provctx);
-    h.checks().expect(ctx != nullptr, "mac newctx");
+    h.checks().expect(ctx != nullptr, name + " newctx");
 
     h.fails(m.init(ctx, nullptr, 0, nullptr), "no key set", "MAC init with no key ever set");
     h.fails(m.init(ctx, key.data(), 0, nullptr), "invalid key length", "MAC init with 0-byte key");
-    h.fails(m.init(ctx, long_key.data(), 65, nullptr), "invalid key length", "65-byte key");
+    h.fails(m.init(ctx, long_key.data(), long_key.size(), nullptr), "invalid key length",
+            name + ": too long key");
     h.fails(m.update(ctx, message.data(), 1), "not initialized", "MAC update before init");
-    h.fails(m.final(ctx, out.data(), &outl, 64), "not initialized", "MAC final before init");
+    h.fails(m.final(ctx, out.data(), &outl, full), "not initialized", "MAC final before init");
 
     h.succeeds(m.init(ctx, key.data(), key.size(), nullptr), "MAC init");
     h.succeeds(m.final(ctx, nullptr, &outl, 0), "MAC final with NULL out");
-    h.checks().expect(outl == 64, "NULL out reports 64");
+    h.checks().expect(outl == full, name + ": NULL out reports its size");
     h.succeeds(m.update(ctx, message.data(), message.size()), "update");
     size_t size = 24;
     OSSL_PARAM set_size[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size),
                              OSSL_PARAM_construct_end()};
     h.succeeds(m.set_params(ctx, set_size), "set size 24 after init");
-    h.checks().expect(mac_ctx_size(m, ctx) == 64, "running MAC keeps 64");
+    h.checks().expect(mac_ctx_size(m, ctx) == full, name + ": running MAC keeps its size");
     h.fails(m.final(ctx, out.data(), &outl, 24), "output buffer too small",
             "MAC final into 24 after size changed to 24");
     h.checks().expect(untouched(out, 0), "nothing written past a refused buffer");
-    h.succeeds(m.final(ctx, out.data(), &outl, 64), "MAC final into 64");
-    h.checks().expect(
-        outl == 64 && untouched(out, 64) && Bytes(out.begin(), out.begin() + 64) == expected,
-        "MAC right, exactly 64 bytes written");
-    h.fails(m.final(ctx, out.data(), &outl, 64), "final already called", "MAC final twice");
+    h.succeeds(m.final(ctx, out.data(), &outl, full), name + ": final into its size");
+    h.checks().expect(outl == full && untouched(out, full) && first(out, full) == expected,
+                      name + ": MAC right, exactly its size written");
+    h.fails(m.final(ctx, out.data(), &outl, full), "final already called", "MAC final twice");
     h.fails(m.update(ctx, message.data(), 1), "update after final", "MAC update after final");
 
     // Init twice on one context: the key and the new size survive.
-    rfc7693::Options o24 = o;
-    o24.out_len = 24;
-    const Bytes expected24 = rfc7693::hash(o24, message.data(), message.size());
+    const Bytes expected24 = oracle(algorithm, key, message.data(), message.size(), 24);
+    const Bytes expected24_empty = oracle(algorithm, key, nullptr, 0, 24);
     for (int round = 0; round < 2; ++round) {
         std::fill(out.begin(), out.end(), 0xA5);
         h.succeeds(m.init(ctx, nullptr, 0, nullptr), "MAC re-init without key");
         h.succeeds(m.update(ctx, message.data(), message.size()), "update");
         h.fails(m.final(ctx, out.data(), &outl, 23), "output buffer too small", "final into 23");
         h.succeeds(m.final(ctx, out.data(), &outl, 24), "final into 24");
-        h.checks().expect(
-            outl == 24 && untouched(out, 24) && Bytes(out.begin(), out.begin() + 24) == expected24,
-            "24-byte MAC after re-init #" + std::to_string(round + 1));
+        h.checks().expect(outl == 24 && untouched(out, 24) && first(out, 24) == expected24,
+                          name + ": 24-byte MAC after re-init #" + std::to_string(round + 1));
     }
     // The empty message after a keyless re-init, and a dup taken right after init.
     h.succeeds(m.init(ctx, nullptr, 0, nullptr), "init for the empty message");
     void* copy = m.dupctx(ctx);
-    h.succeeds(m.final(ctx, out.data(), &outl, 64), "final of the empty message");
-    h.checks().expect(Bytes(out.begin(), out.begin() + 24) == rfc7693::hash(o24, nullptr, 0),
-                      "empty-message MAC");
-    h.succeeds(m.final(copy, out.data(), &outl, 64), "copy final of the empty message");
-    h.checks().expect(Bytes(out.begin(), out.begin() + 24) == rfc7693::hash(o24, nullptr, 0),
-                      "copy gives the empty-message MAC");
+    h.succeeds(m.final(ctx, out.data(), &outl, full), "final of the empty message");
+    h.checks().expect(first(out, 24) == expected24_empty, name + ": empty-message MAC");
+    h.succeeds(m.final(copy, out.data(), &outl, full), "copy final of the empty message");
+    h.checks().expect(first(out, 24) == expected24_empty,
+                      name + ": copy gives the empty-message MAC");
     m.freectx(copy);
 
     // Malformed params (NULL data with a non-zero size) are refused, never dereferenced, and
@@ -423,12 +455,13 @@ void check_mac(Harness& h, const Module& module) {
     size_t bad_size = 0;
     OSSL_PARAM bad[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &bad_size),
                         OSSL_PARAM_construct_end()};
-    h.fails(m.init(ctx, long_key.data(), 64, bad), "invalid output size", "init with size 0");
+    h.fails(m.init(ctx, long_key.data(), algorithm.max_key, bad), "invalid output size",
+            name + ": init with a new key and size 0");
     h.succeeds(m.init(ctx, nullptr, 0, nullptr), "init after the failed one");
     h.succeeds(m.update(ctx, message.data(), message.size()), "update");
-    h.succeeds(m.final(ctx, out.data(), &outl, 64), "final");
-    h.checks().expect(Bytes(out.begin(), out.begin() + 24) == expected24,
-                      "old key and size kept after a failed init");
+    h.succeeds(m.final(ctx, out.data(), &outl, full), "final");
+    h.checks().expect(first(out, 24) == expected24,
+                      name + ": old key and size kept after a failed init");
     m.freectx(ctx);
 }
 
@@ -448,22 +481,34 @@ void check_failed_gets(Harness& h, const Module& module) {
         OSSL_PARAM_construct_end()};
     h.fails(provider_get(module.provctx, short_version), "output buffer too small",
             "provider version into 1 byte");
-    const OSSL_DISPATCH* table = module.implementation(OSSL_OP_DIGEST);
-    auto* digest_get =
-        find_function<OSSL_FUNC_digest_get_params_fn>(table, OSSL_FUNC_DIGEST_GET_PARAMS);
-    OSSL_PARAM size_as_text[] = {
-        OSSL_PARAM_construct_utf8_string(OSSL_DIGEST_PARAM_SIZE, text, sizeof text),
-        OSSL_PARAM_construct_end()};
-    h.fails(digest_get(size_as_text), "wrong data type", "digest get_params, size as a string");
-    unsigned char byte = 0;
-    OSSL_PARAM block_size_in_a_byte[] = {
-        {OSSL_DIGEST_PARAM_BLOCK_SIZE, OSSL_PARAM_INTEGER, &byte, 1, OSSL_PARAM_UNMODIFIED},
-        OSSL_PARAM_construct_end()};
-    h.fails(digest_get(block_size_in_a_byte), "output buffer too small",
-            "digest get_params, block size 128 into a signed byte");
+    for (const Blake2Algorithm* algorithm : b2test::kAllAlgorithms) {
+        const std::string name = algorithm->digest;
+        const OSSL_DISPATCH* table = module.implementation(OSSL_OP_DIGEST, algorithm->digest);
+        auto* digest_get =
+            find_function<OSSL_FUNC_digest_get_params_fn>(table, OSSL_FUNC_DIGEST_GET_PARAMS);
+        OSSL_PARAM size_as_text[] = {
+            OSSL_PARAM_construct_utf8_string(OSSL_DIGEST_PARAM_SIZE, text, sizeof text),
+            OSSL_PARAM_construct_end()};
+        h.fails(digest_get(size_as_text), "wrong data type",
+                name + ": digest get_params, size as a string");
+        signed char byte = 0;  // holds BLAKE2s's 64, not BLAKE2b's 128
+        OSSL_PARAM block_size_in_a_byte[] = {
+            {OSSL_DIGEST_PARAM_BLOCK_SIZE, OSSL_PARAM_INTEGER, &byte, 1, OSSL_PARAM_UNMODIFIED},
+            OSSL_PARAM_construct_end()};
+        if (algorithm->block_bytes > 127) {
+            h.fails(digest_get(block_size_in_a_byte), "output buffer too small",
+                    name + ": digest get_params, block size 128 into a signed byte");
+        } else {
+            h.succeeds(digest_get(block_size_in_a_byte),
+                       name + ": digest get_params, block size 64 into a signed byte");
+            h.checks().expect(byte == static_cast<signed char>(algorithm->block_bytes),
+                              name + ": block size " + std::to_string(byte));
+        }
+    }
 }
 
-// --- BLAKE2bp: the same misuse through BLAKE2BP-512 and BLAKE2BPMAC (64-byte output only).
+// --- The tree modes: the same misuse through BLAKE2BP-512 / BLAKE2BPMAC and BLAKE2SP-256 /
+// BLAKE2SPMAC (one output size only).
 
 DigestFns digest_functions(const OSSL_DISPATCH* table) {
     return DigestFns{
@@ -491,7 +536,7 @@ MacFns mac_functions(const OSSL_DISPATCH* table) {
     };
 }
 
-// NULL data with a non-zero size, for each parameter BLAKE2bp looks at.
+// NULL data with a non-zero size, for each parameter a tree mode looks at.
 void check_null_data_params(Harness& h, const std::string& what,
                             const std::function<int(const OSSL_PARAM*)>& call) {
     const char* const names[] = {OSSL_MAC_PARAM_SIZE, OSSL_MAC_PARAM_SALT, OSSL_MAC_PARAM_CUSTOM,
@@ -511,138 +556,130 @@ void check_null_data_params(Harness& h, const std::string& what,
     }
 }
 
-void check_blake2bp_digest(Harness& h, const Module& module) {
-    const OSSL_DISPATCH* table = module.implementation(OSSL_OP_DIGEST, "BLAKE2BP-512");
-    h.checks().expect(table != nullptr, "query_operation(OSSL_OP_DIGEST) has BLAKE2BP-512");
+void check_tree_digest(Harness& h, const Module& module, const Blake2Algorithm& tree) {
+    const OSSL_DISPATCH* table = module.implementation(OSSL_OP_DIGEST, tree.digest);
+    const std::string dn = tree.digest;
+    const size_t full = tree.max_size;
+    h.checks().expect(table != nullptr, "query_operation(OSSL_OP_DIGEST) has " + dn);
     if (table == nullptr) {
         return;
     }
     const DigestFns d = digest_functions(table);
     const Bytes message = pattern(1300, 5);
-    const Bytes expected = rfc7693::blake2bp(nullptr, 0, message.data(), message.size());
+    const Bytes expected = oracle(tree, {}, message.data(), message.size(), full);
     Bytes out(128, 0xA5);
     size_t outl = 0;
     void* ctx = d.newctx(module.provctx);
-    h.checks().expect(ctx != nullptr, "BLAKE2BP-512 newctx");
-    h.fails(d.update(ctx, message.data(), 1), "not initialized", "BLAKE2BP-512 update before init");
-    h.fails(d.final(ctx, out.data(), &outl, 64), "not initialized",
-            "BLAKE2BP-512 final before init");
+    h.checks().expect(ctx != nullptr, dn + " newctx");
+    h.fails(d.update(ctx, message.data(), 1), "not initialized", dn + " update before init");
+    h.fails(d.final(ctx, out.data(), &outl, full), "not initialized", dn + " final before init");
     void* fresh_copy = d.dupctx(ctx);
-    h.fails(d.final(fresh_copy, out.data(), &outl, 64), "not initialized",
-            "BLAKE2BP-512 final on a fresh dup");
+    h.fails(d.final(fresh_copy, out.data(), &outl, full), "not initialized",
+            dn + " final on a fresh dup");
     d.freectx(fresh_copy);
 
     for (int round = 0; round < 2; ++round) {  // init twice on one context
         std::fill(out.begin(), out.end(), 0xA5);
-        h.succeeds(d.init(ctx, nullptr), "BLAKE2BP-512 init #" + std::to_string(round + 1));
-        h.succeeds(d.update(ctx, nullptr, 0), "BLAKE2BP-512 zero-length update with NULL data");
-        h.succeeds(d.update(ctx, message.data(), message.size()), "BLAKE2BP-512 update");
+        h.succeeds(d.init(ctx, nullptr), dn + " init #" + std::to_string(round + 1));
+        h.succeeds(d.update(ctx, nullptr, 0), dn + " zero-length update with NULL data");
+        h.succeeds(d.update(ctx, message.data(), message.size()), dn + " update");
         outl = 0;
-        h.succeeds(d.final(ctx, nullptr, &outl, 0), "BLAKE2BP-512 final with NULL out");
-        h.checks().expect(outl == 64, "BLAKE2BP-512 NULL out reports 64");
-        h.fails(d.final(ctx, out.data(), &outl, 63), "output buffer too small",
-                "BLAKE2BP-512 final into 63 bytes");
-        h.checks().expect(untouched(out, 0), "BLAKE2BP-512: nothing written into 63 bytes");
-        h.succeeds(d.final(ctx, out.data(), &outl, 64), "BLAKE2BP-512 final");
-        h.checks().expect(
-            outl == 64 && untouched(out, 64) && Bytes(out.begin(), out.begin() + 64) == expected,
-            "BLAKE2BP-512 digest right, exactly 64 bytes written");
+        h.succeeds(d.final(ctx, nullptr, &outl, 0), dn + " final with NULL out");
+        h.checks().expect(outl == full, dn + " NULL out reports its size");
+        h.fails(d.final(ctx, out.data(), &outl, full - 1), "output buffer too small",
+                dn + " final into a byte less");
+        h.checks().expect(untouched(out, 0), dn + ": nothing written into a byte less");
+        h.succeeds(d.final(ctx, out.data(), &outl, full), dn + " final");
+        h.checks().expect(outl == full && untouched(out, full) && first(out, full) == expected,
+                          dn + " digest right, exactly its size written");
     }
-    h.fails(d.final(ctx, out.data(), &outl, 64), "final already called",
-            "BLAKE2BP-512 final twice");
-    h.fails(d.update(ctx, message.data(), 1), "update after final",
-            "BLAKE2BP-512 update after final");
+    h.fails(d.final(ctx, out.data(), &outl, full), "final already called", dn + " final twice");
+    h.fails(d.update(ctx, message.data(), 1), "update after final", dn + " update after final");
 
-    size_t size = 32;
+    size_t size = full / 2;
     OSSL_PARAM bad[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_SIZE, &size),
                         OSSL_PARAM_construct_end()};
-    h.fails(d.init(ctx, bad), "64 bytes only", "BLAKE2BP-512 init with size 32");
+    h.fails(d.init(ctx, bad), "invalid output size", dn + " init with half its size");
     h.fails(d.update(ctx, message.data(), 1), "update after final",
-            "BLAKE2BP-512 phase survives a failed init");
-    check_null_data_params(h, "BLAKE2BP-512 set_params",
+            dn + " phase survives a failed init");
+    check_null_data_params(h, dn + " set_params",
                            [&](const OSSL_PARAM* p) { return d.set_params(ctx, p); });
-    check_null_data_params(h, "BLAKE2BP-512 init",
-                           [&](const OSSL_PARAM* p) { return d.init(ctx, p); });
+    check_null_data_params(h, dn + " init", [&](const OSSL_PARAM* p) { return d.init(ctx, p); });
     d.freectx(ctx);
 }
 
-void check_blake2bp_mac(Harness& h, const Module& module) {
-    const OSSL_DISPATCH* table = module.implementation(OSSL_OP_MAC, "BLAKE2BPMAC");
-    h.checks().expect(table != nullptr, "query_operation(OSSL_OP_MAC) has BLAKE2BPMAC");
+void check_tree_mac(Harness& h, const Module& module, const Blake2Algorithm& tree) {
+    const OSSL_DISPATCH* table = module.implementation(OSSL_OP_MAC, tree.mac);
+    const std::string mn = tree.mac;
+    const size_t full = tree.max_size;
+    h.checks().expect(table != nullptr, "query_operation(OSSL_OP_MAC) has " + mn);
     if (table == nullptr) {
         return;
     }
     const MacFns m = mac_functions(table);
-    const Bytes key = pattern(64, 9);
-    const Bytes other_key = pattern(33, 2);
-    const Bytes long_key = pattern(65, 9);
+    const Bytes key = pattern(tree.max_key, 9);
+    const Bytes other_key = pattern(tree.max_key / 2 + 1, 2);
+    const Bytes long_key = pattern(tree.max_key + 1, 9);
     const Bytes message = pattern(700, 4);
-    const Bytes expected =
-        rfc7693::blake2bp(key.data(), key.size(), message.data(), message.size());
-    const Bytes expected_empty = rfc7693::blake2bp(key.data(), key.size(), nullptr, 0);
+    const Bytes expected = oracle(tree, key, message.data(), message.size(), full);
+    const Bytes expected_empty = oracle(tree, key, nullptr, 0, full);
     Bytes out(128, 0xA5);
     size_t outl = 0;
     void* ctx = m.newctx(module.provctx);
-    h.checks().expect(ctx != nullptr, "BLAKE2BPMAC newctx");
+    h.checks().expect(ctx != nullptr, mn + " newctx");
 
-    h.fails(m.init(ctx, nullptr, 0, nullptr), "no key set", "BLAKE2BPMAC init, no key ever set");
-    h.fails(m.init(ctx, key.data(), 0, nullptr), "invalid key length", "BLAKE2BPMAC 0-byte key");
-    h.fails(m.init(ctx, long_key.data(), 65, nullptr), "invalid key length",
-            "BLAKE2BPMAC 65-byte key");
-    h.fails(m.update(ctx, message.data(), 1), "not initialized", "BLAKE2BPMAC update before init");
-    h.fails(m.final(ctx, out.data(), &outl, 64), "not initialized",
-            "BLAKE2BPMAC final before init");
+    h.fails(m.init(ctx, nullptr, 0, nullptr), "no key set", mn + " init, no key ever set");
+    h.fails(m.init(ctx, key.data(), 0, nullptr), "invalid key length", mn + " 0-byte key");
+    h.fails(m.init(ctx, long_key.data(), long_key.size(), nullptr), "invalid key length",
+            mn + " too long key");
+    h.fails(m.update(ctx, message.data(), 1), "not initialized", mn + " update before init");
+    h.fails(m.final(ctx, out.data(), &outl, full), "not initialized", mn + " final before init");
 
-    h.succeeds(m.init(ctx, key.data(), key.size(), nullptr), "BLAKE2BPMAC init");
-    h.succeeds(m.final(ctx, nullptr, &outl, 0), "BLAKE2BPMAC final with NULL out");
-    h.checks().expect(outl == 64, "BLAKE2BPMAC NULL out reports 64");
-    h.succeeds(m.update(ctx, message.data(), message.size()), "BLAKE2BPMAC update");
-    h.fails(m.final(ctx, out.data(), &outl, 63), "output buffer too small",
-            "BLAKE2BPMAC final into 63");
-    h.checks().expect(untouched(out, 0), "BLAKE2BPMAC: nothing written into 63 bytes");
-    h.succeeds(m.final(ctx, out.data(), &outl, 64), "BLAKE2BPMAC final into 64");
-    h.checks().expect(
-        outl == 64 && untouched(out, 64) && Bytes(out.begin(), out.begin() + 64) == expected,
-        "BLAKE2BPMAC right, exactly 64 bytes written");
-    h.fails(m.final(ctx, out.data(), &outl, 64), "final already called", "BLAKE2BPMAC final twice");
-    h.fails(m.update(ctx, message.data(), 1), "update after final",
-            "BLAKE2BPMAC update after final");
+    h.succeeds(m.init(ctx, key.data(), key.size(), nullptr), mn + " init");
+    h.succeeds(m.final(ctx, nullptr, &outl, 0), mn + " final with NULL out");
+    h.checks().expect(outl == full, mn + " NULL out reports its size");
+    h.succeeds(m.update(ctx, message.data(), message.size()), mn + " update");
+    h.fails(m.final(ctx, out.data(), &outl, full - 1), "output buffer too small",
+            mn + " final into a byte less");
+    h.checks().expect(untouched(out, 0), mn + ": nothing written into a byte less");
+    h.succeeds(m.final(ctx, out.data(), &outl, full), mn + " final into its size");
+    h.checks().expect(outl == full && untouched(out, full) && first(out, full) == expected,
+                      mn + " right, exactly its size written");
+    h.fails(m.final(ctx, out.data(), &outl, full), "final already called", mn + " final twice");
+    h.fails(m.update(ctx, message.data(), 1), "update after final", mn + " update after final");
 
     for (int round = 0; round < 2; ++round) {  // re-init without a key keeps the key
-        h.succeeds(m.init(ctx, nullptr, 0, nullptr), "BLAKE2BPMAC re-init without key");
-        h.succeeds(m.update(ctx, message.data(), message.size()), "BLAKE2BPMAC update");
-        h.succeeds(m.final(ctx, out.data(), &outl, 64), "BLAKE2BPMAC final");
-        h.checks().expect(Bytes(out.begin(), out.begin() + 64) == expected,
-                          "BLAKE2BPMAC after re-init #" + std::to_string(round + 1));
+        h.succeeds(m.init(ctx, nullptr, 0, nullptr), mn + " re-init without key");
+        h.succeeds(m.update(ctx, message.data(), message.size()), mn + " update");
+        h.succeeds(m.final(ctx, out.data(), &outl, full), mn + " final");
+        h.checks().expect(first(out, full) == expected,
+                          mn + " after re-init #" + std::to_string(round + 1));
     }
-    h.succeeds(m.init(ctx, nullptr, 0, nullptr), "BLAKE2BPMAC init for the empty message");
+    h.succeeds(m.init(ctx, nullptr, 0, nullptr), mn + " init for the empty message");
     void* copy = m.dupctx(ctx);
-    h.succeeds(m.final(ctx, out.data(), &outl, 64), "BLAKE2BPMAC final of the empty message");
-    h.checks().expect(Bytes(out.begin(), out.begin() + 64) == expected_empty,
-                      "BLAKE2BPMAC empty message");
-    h.succeeds(m.final(copy, out.data(), &outl, 64), "BLAKE2BPMAC copy final, empty message");
-    h.checks().expect(Bytes(out.begin(), out.begin() + 64) == expected_empty,
-                      "BLAKE2BPMAC copy gives the empty-message MAC");
+    h.succeeds(m.final(ctx, out.data(), &outl, full), mn + " final of the empty message");
+    h.checks().expect(first(out, full) == expected_empty, mn + " empty message");
+    h.succeeds(m.final(copy, out.data(), &outl, full), mn + " copy final, empty message");
+    h.checks().expect(first(out, full) == expected_empty, mn + " copy gives the empty-message MAC");
     m.freectx(copy);
 
     void* fresh = m.newctx(module.provctx);
-    check_null_data_params(h, "BLAKE2BPMAC set_params",
+    check_null_data_params(h, mn + " set_params",
                            [&](const OSSL_PARAM* p) { return m.set_params(fresh, p); });
-    check_null_data_params(h, "BLAKE2BPMAC init",
+    check_null_data_params(h, mn + " init",
                            [&](const OSSL_PARAM* p) { return m.init(fresh, nullptr, 0, p); });
     m.freectx(fresh);
 
     // A failing init with a new key and a bad size changes nothing.
-    size_t bad_size = 32;
+    size_t bad_size = full / 2;
     OSSL_PARAM bad[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &bad_size),
                         OSSL_PARAM_construct_end()};
-    h.fails(m.init(ctx, other_key.data(), other_key.size(), bad), "64 bytes only",
-            "BLAKE2BPMAC init with a new key and size 32");
-    h.succeeds(m.init(ctx, nullptr, 0, nullptr), "BLAKE2BPMAC init after the failed one");
-    h.succeeds(m.update(ctx, message.data(), message.size()), "BLAKE2BPMAC update");
-    h.succeeds(m.final(ctx, out.data(), &outl, 64), "BLAKE2BPMAC final");
-    h.checks().expect(Bytes(out.begin(), out.begin() + 64) == expected,
-                      "BLAKE2BPMAC keeps the old key after a failed init");
+    h.fails(m.init(ctx, other_key.data(), other_key.size(), bad), "invalid output size",
+            mn + " init with a new key and half its size");
+    h.succeeds(m.init(ctx, nullptr, 0, nullptr), mn + " init after the failed one");
+    h.succeeds(m.update(ctx, message.data(), message.size()), mn + " update");
+    h.succeeds(m.final(ctx, out.data(), &outl, full), mn + " final");
+    h.checks().expect(first(out, full) == expected, mn + " keeps the old key after a failed init");
     m.freectx(ctx);
 }
 
@@ -669,11 +706,16 @@ int main() {
 
     Checks checks("test_direct_dispatch", std::numeric_limits<int>::max());
     Harness harness(checks, module);
-    check_digest(harness, module);
-    check_mac(harness, module);
+    for (const Blake2Algorithm* algorithm : b2test::kAllAlgorithms) {
+        if (algorithm->tree) {
+            check_tree_digest(harness, module, *algorithm);
+            check_tree_mac(harness, module, *algorithm);
+        } else {
+            check_digest(harness, module, *algorithm);
+            check_mac(harness, module, *algorithm);
+        }
+    }
     check_failed_gets(harness, module);
-    check_blake2bp_digest(harness, module);
-    check_blake2bp_mac(harness, module);
 
     auto* teardown =
         find_function<OSSL_FUNC_provider_teardown_fn>(module.provider, OSSL_FUNC_PROVIDER_TEARDOWN);

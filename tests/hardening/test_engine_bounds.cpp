@@ -1,11 +1,12 @@
 // A caller that passes a length near SIZE_MAX (a negative int converted, (size_t)-1 as "unknown")
-// must get an over-read of its own input, never a write past the engine's buffers: for both
-// streaming engines, with the engine alone on a page between two guard pages and the input
+// must get an over-read of its own input, never a write past the engine's buffers: for the four
+// streaming engines (BLAKE2b, BLAKE2bp, BLAKE2s, BLAKE2sp), with the engine alone on a page
+// between two guard pages and the input
 // between guard pages too, the first fault must be a read of a guard page around the input.
 // Each case runs in a child process, which a SIGSEGV handler ends with the fault's class.
-// Then, in this process: both engines stream messages that end at (or start right after) a
-// guard page, with the engine itself between guard pages, on every usable kernel and 4-lane
-// candidate; any stray access would end the test with SIGSEGV, and every digest must equal
+// Then, in this process: the engines stream messages that end at (or start right after) a
+// guard page, with the engine itself between guard pages, on every usable kernel and 4- or
+// 8-lane candidate; any stray access would end the test with SIGSEGV, and every digest must equal
 // the independent rfc7693.hpp result.
 // SPDX-License-Identifier: Apache-2.0
 #include <signal.h>
@@ -32,6 +33,8 @@ namespace {
 
 using blake2simd::Blake2bEngine;
 using blake2simd::Blake2bpEngine;
+using blake2simd::Blake2sEngine;
+using blake2simd::Blake2spEngine;
 
 constexpr int kReadOfInputGuard = 10;  // the expected outcome
 constexpr int kFaultAtEngineGuard = 11;
@@ -149,13 +152,56 @@ bool check(const char* what, Fork child) {
 using Bytes = std::vector<uint8_t>;
 
 template <class Engine>
-Bytes stream(Engine& engine, const uint8_t* message, size_t length, size_t piece) {
+Bytes stream(Engine& engine, const uint8_t* message, size_t length, size_t piece,
+             size_t digest_bytes = 64) {
     for (size_t offset = 0; offset < length; offset += piece) {
         engine.update(message + offset, length - offset < piece ? length - offset : piece);
     }
-    Bytes out(64);
+    Bytes out(digest_bytes);
     engine.finish(out.data());
     return out;
+}
+
+// The BLAKE2s and BLAKE2sp engines on every runnable BLAKE2s kernel and usable 8-lane
+// candidate, for one message placed against a guard page.
+void check_blake2s_streams(b2test::Report& report, Guarded& engine_area, const uint8_t* message,
+                           size_t length, const uint8_t* key, size_t key_length,
+                           const std::string& where) {
+    namespace dispatch = blake2simd::dispatch;
+    const auto candidates = dispatch::lanes8_candidates();
+    const auto measurements = dispatch::lanes8_measurements();
+    const Bytes expected_sp = rfc7693::blake2sp(key, key_length, message, length);
+    for (size_t c = 0; c < candidates.size(); ++c) {
+        if (!measurements[c].usable) {
+            continue;
+        }
+        for (const size_t piece : {size_t{4096}, size_t{511}, size_t{100}}) {
+            auto* engine = new (engine_area.usable) Blake2spEngine;
+            engine->start(blake2s_single_lane_for(candidates[c].id), candidates[c].compress8, key,
+                          key_length);
+            B2_CHECK(report, stream(*engine, message, length, piece, 32) == expected_sp,
+                     "BLAKE2sp, candidate " + std::to_string(c) + ", " + where + ", pieces of " +
+                         std::to_string(piece));
+        }
+    }
+    rfc7693::blake2s::Options o;
+    o.key = key;
+    o.key_len = key_length;
+    const Bytes expected_s = rfc7693::blake2s::hash(o, message, length);
+    for (const blake2simd::Blake2sKernelInfo* kernel : runnable_blake2s_kernels()) {
+        auto* engine = new (engine_area.usable) Blake2sEngine;
+        blake2simd::Blake2sParams params;
+        params.key_length = static_cast<uint8_t>(key_length);
+        uint8_t padded[blake2simd::kBlake2sMaxKeyBytes] = {};
+        std::memcpy(padded, key, key_length);
+        if (key_length > 0) {
+            engine->start_keyed_empty(kernel->compress, params, padded);
+        } else {
+            engine->start(kernel->compress, params);
+        }
+        B2_CHECK(report, stream(*engine, message, length, 100, 32) == expected_s,
+                 std::string("BLAKE2s, ") + kernel->name + ", " + where);
+    }
 }
 
 void check_streams_at_guards(b2test::Report& report) {
@@ -199,6 +245,9 @@ void check_streams_at_guards(b2test::Report& report) {
                 o.key = key;
                 o.key_len = key_length;
                 const Bytes expected_b = rfc7693::hash(o, message, length);
+                check_blake2s_streams(report, engine_area, message, length, key, key_length,
+                                      std::to_string(length) + " bytes " +
+                                          (at_end ? "ending at" : "starting at") + " a guard");
                 for (const blake2simd::KernelInfo& kernel : dispatch::compiled_kernels()) {
                     if (!dispatch::is_runnable(kernel)) {
                         continue;
@@ -253,6 +302,38 @@ int main() {
                                 run_child<Blake2bEngine>(
                                     [&](Blake2bEngine& e) {
                                         e.start(ref.compress, blake2simd::Blake2bParams{});
+                                    },
+                                    buffered);
+                            }),
+                      what);
+    }
+    const blake2simd::Blake2sKernelInfo& ref_s = blake2simd::dispatch::blake2s_kernels()[0];
+    const blake2simd::Blake2sCompress8Fn ref8 =
+        blake2simd::dispatch::lanes8_candidates()[0].compress8;
+    // BLAKE2sp: none, part of a group of eight blocks, a group, more than a group.
+    for (const size_t buffered : {size_t{0}, size_t{1}, size_t{63}, size_t{64}, size_t{511},
+                                  size_t{512}, size_t{600}, size_t{1023}}) {
+        char what[96];
+        std::snprintf(what, sizeof what, "BLAKE2sp engine, %zu bytes pending, length SIZE_MAX-40",
+                      buffered);
+        report.expect(
+            check(what,
+                  [&] {
+                      run_child<Blake2spEngine>(
+                          [&](Blake2spEngine& e) { e.start(ref_s.compress, ref8, nullptr, 0); },
+                          buffered);
+                  }),
+            what);
+    }
+    for (const size_t buffered : {size_t{0}, size_t{1}, size_t{63}, size_t{64}}) {
+        char what[96];
+        std::snprintf(what, sizeof what, "BLAKE2s engine, %zu bytes buffered, length SIZE_MAX-40",
+                      buffered);
+        report.expect(check(what,
+                            [&] {
+                                run_child<Blake2sEngine>(
+                                    [&](Blake2sEngine& e) {
+                                        e.start(ref_s.compress, blake2simd::Blake2sParams{});
                                     },
                                     buffered);
                             }),

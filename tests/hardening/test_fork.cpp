@@ -3,9 +3,11 @@
 // a thread that did not survive the fork. Each trial is a fresh process (the first use happens
 // once per process): it loads the module through a minimal core (no libcrypto locks involved),
 // starts a thread whose digest context triggers the first use, and forks at a moment spread
-// over the first-use window. The child computes BLAKE2B-512 and BLAKE2BP-512 and reports them
-// through a pipe; an alarm of several seconds ends a child that hangs (a deadlock detector:
-// the child needs milliseconds, so nothing here measures speed).
+// over the first-use window; the thread's digest is BLAKE2BP-512 in even trials and
+// BLAKE2SP-256 in odd ones (each algorithm's kernel choice is its own first use). The child
+// computes BLAKE2B-512, BLAKE2BP-512, BLAKE2S-256 and BLAKE2SP-256 and reports them through a
+// pipe, checked against rfc7693.hpp; an alarm of several seconds ends a child that hangs (a
+// deadlock detector: the child needs milliseconds, so nothing here measures speed).
 // SPDX-License-Identifier: Apache-2.0
 #include <sys/wait.h>
 #include <time.h>
@@ -42,17 +44,37 @@ Bytes message() {
     return bytes;
 }
 
-Bytes digest(const direct_module::Instance& module, const char* name, const Bytes& input) {
-    const direct_module::DigestFns d = module.digest(name);
+// The digests the child reports, in this order, with their sizes.
+struct Digest {
+    const char* name;
+    size_t size;
+};
+constexpr Digest kDigests[] = {
+    {"BLAKE2B-512", 64}, {"BLAKE2BP-512", 64}, {"BLAKE2S-256", 32}, {"BLAKE2SP-256", 32}};
+constexpr size_t kReportBytes = 64 + 64 + 32 + 32;
+
+Bytes expected_report(const Bytes& input) {
+    Bytes all = rfc7693::hash(rfc7693::Options{}, input.data(), input.size());
+    for (const Bytes& part :
+         {rfc7693::blake2bp(nullptr, 0, input.data(), input.size()),
+          rfc7693::blake2s::hash(rfc7693::blake2s::Options{}, input.data(), input.size()),
+          rfc7693::blake2sp(nullptr, 0, input.data(), input.size())}) {
+        all.insert(all.end(), part.begin(), part.end());
+    }
+    return all;
+}
+
+Bytes digest(const direct_module::Instance& module, const Digest& which, const Bytes& input) {
+    const direct_module::DigestFns d = module.digest(which.name);
     if (d.newctx == nullptr) {
         return {};
     }
     void* ctx = d.newctx(module.provctx());
-    Bytes out(64);
+    Bytes out(which.size);
     size_t length = 0;
     const bool ok = ctx != nullptr && d.init(ctx, nullptr) == 1 &&
                     d.update(ctx, input.data(), input.size()) == 1 &&
-                    d.final(ctx, out.data(), &length, out.size()) == 1 && length == 64;
+                    d.final(ctx, out.data(), &length, out.size()) == 1 && length == which.size;
     if (ctx != nullptr) {
         d.freectx(ctx);
     }
@@ -64,27 +86,29 @@ void sleep_microseconds(long microseconds) {
     nanosleep(&pause, nullptr);
 }
 
-// In the grandchild: both digests into the pipe, then exit.
+// In the grandchild: the digests into the pipe, then exit.
 [[noreturn]] void hash_in_child(const direct_module::Instance& module, int out_fd) {
     alarm(kChildAlarmSeconds);
     const Bytes input = message();
-    Bytes both = digest(module, "BLAKE2B-512", input);
-    const Bytes bp = digest(module, "BLAKE2BP-512", input);
-    both.insert(both.end(), bp.begin(), bp.end());
-    const bool written = both.size() == 128 && write(out_fd, both.data(), both.size()) ==
-                                                   static_cast<ssize_t>(both.size());
+    Bytes all;
+    for (const Digest& which : kDigests) {
+        const Bytes one = digest(module, which, input);
+        all.insert(all.end(), one.begin(), one.end());
+    }
+    const bool written = all.size() == kReportBytes &&
+                         write(out_fd, all.data(), all.size()) == static_cast<ssize_t>(all.size());
     _exit(written ? 0 : 1);
 }
 
-// One fresh process: first use on a thread, fork after `delay` microseconds.
-[[noreturn]] void run_trial(long delay) {
+// One fresh process: first use of `first` on a thread, fork after `delay` microseconds.
+[[noreturn]] void run_trial(long delay, const Digest& first) {
     direct_module::Instance module;
     if (!module.open()) {
         _exit(kSetup);
     }
     const Bytes input = message();
-    Bytes parent_bp;
-    std::thread first_use([&] { parent_bp = digest(module, "BLAKE2BP-512", input); });
+    Bytes parent_digest;
+    std::thread first_use([&] { parent_digest = digest(module, first, input); });
     sleep_microseconds(delay);
     int fds[2];
     if (pipe(fds) != 0) {
@@ -97,7 +121,7 @@ void sleep_microseconds(long microseconds) {
     }
     close(fds[1]);
     first_use.join();
-    Bytes received(128);
+    Bytes received(kReportBytes);
     size_t got = 0;
     while (got < received.size()) {
         const ssize_t n = read(fds[0], received.data() + got, received.size() - got);
@@ -114,10 +138,11 @@ void sleep_microseconds(long microseconds) {
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || got != received.size()) {
         _exit(kChildFailed);
     }
-    const Bytes expected_b = rfc7693::hash({}, input.data(), input.size());
-    const bool right = Bytes(received.begin(), received.begin() + 64) == expected_b &&
-                       parent_bp.size() == 64 &&
-                       Bytes(received.begin() + 64, received.end()) == parent_bp;
+    const Bytes expected = expected_report(input);
+    const Bytes expected_first = first.size == 64
+                                     ? rfc7693::blake2bp(nullptr, 0, input.data(), input.size())
+                                     : rfc7693::blake2sp(nullptr, 0, input.data(), input.size());
+    const bool right = received == expected && parent_digest == expected_first;
     _exit(right ? kOk : kWrongDigest);
 }
 
@@ -137,7 +162,7 @@ int main() {
         std::fflush(stdout);
         const pid_t pid = fork();
         if (pid == 0) {
-            run_trial(delay);
+            run_trial(delay, kDigests[trial % 2 == 0 ? 1 : 3]);
         }
         int status = 0;
         if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||

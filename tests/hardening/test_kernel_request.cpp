@@ -22,8 +22,12 @@
 
 #include "b2test/check.hpp"
 #include "direct_module.hpp"
+#include "registry.hpp"
 
 namespace {
+
+// The reference kernel's name, from the registry: a kernel every CPU runs.
+const char* const kReference = blake2simd::registry::kKernelRows[0].name;
 
 // Every failure printed: each names a different request.
 b2test::Report& checks() {
@@ -96,11 +100,12 @@ int check_requests() {
     const Served unknown = serve("nonesuch", "");
     expect(unknown.buildinfo.find("'nonesuch'") != std::string::npos,
            "a kernel-name request is named in buildinfo: " + unknown.buildinfo);
-    const Served by_name = serve("ref", "");
-    expect(by_name.kernel == "ref" && by_name.buildinfo.find("requested") != std::string::npos,
-           "BLAKE2SIMD_KERNEL=ref is honoured in an ordinary process");
-    const Served by_config = serve(nullptr, "ref");
-    expect(by_config.kernel == "ref", "kernel = ref from the config is honoured");
+    const Served by_name = serve(kReference, "");
+    expect(by_name.kernel == kReference && by_name.buildinfo.find("requested") != std::string::npos,
+           "BLAKE2SIMD_KERNEL=<the reference kernel> is honoured in an ordinary process");
+    const Served by_config = serve(nullptr, kReference);
+    expect(by_config.kernel == kReference,
+           "kernel = <the reference kernel> from the config is honoured");
     return checks().finish();
 }
 
@@ -108,7 +113,7 @@ int check_requests() {
 // was honoured, 77 without AT_SECURE. _exit: LeakSanitizer cannot run in a setuid process.
 [[noreturn]] void secure_child() {
     const unsigned long secure = getauxval(AT_SECURE);
-    const Served served = serve("ref", "");
+    const Served served = serve(kReference, "");
     unsetenv("BLAKE2SIMD_KERNEL");
     std::printf("setuid copy: AT_SECURE=%lu euid=%d: kernel %s; %s\n", secure,
                 static_cast<int>(geteuid()), served.kernel.c_str(), served.buildinfo.c_str());
@@ -148,7 +153,7 @@ int check_setuid() {
         std::fflush(stdout);
         const pid_t pid = fork();
         if (pid == 0) {
-            setenv("BLAKE2SIMD_KERNEL", "ref", 1);
+            setenv("BLAKE2SIMD_KERNEL", kReference, 1);
             execl(copy.c_str(), copy.c_str(), "--secure-child", directory,
                   static_cast<char*>(nullptr));
             _exit(126);

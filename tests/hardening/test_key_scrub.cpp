@@ -1,10 +1,11 @@
 // After a keyed init, no word of the key may be left on the dead stack below the caller or in
-// the vector registers: for BLAKE2BMAC and BLAKE2BPMAC, with every kernel this CPU runs
-// requested in turn. The module is driven through a minimal core (direct_module.hpp), so
-// every frame below the probe is the module's. Before each init the region is filled with a
-// pattern; right after it the probe copies the region and the registers without calling
-// anything, then searches them for each 8-byte word of the key at every byte offset.
-// A positive control leaves the key on the stack on purpose and must be found.
+// the vector registers: for BLAKE2BMAC, BLAKE2BPMAC, BLAKE2SMAC and BLAKE2SPMAC, with every
+// kernel this CPU runs requested in turn (for BLAKE2s and BLAKE2sp, each kernel that has their
+// form: buildinfo names the kernel serving them). The module is driven through a minimal core
+// (direct_module.hpp), so every frame below the probe is the module's. Before each init the region
+// is filled with a pattern; right after it the probe copies the region and the registers without
+// calling anything, then searches them for each 8-byte word of the key at every byte offset. A
+// positive control leaves the key on the stack on purpose and must be found.
 //
 // Under ASan with detect_stack_use_after_return, instrumented frames with arrays live on
 // ASan's fake stack, not below the caller; then this test sees only what stays on the real
@@ -31,8 +32,9 @@ constexpr size_t kScanBytes = 32 * 1024;
 #else
 constexpr size_t kScanBytes = 256 * 1024;
 #endif
-constexpr size_t kKeyBytes = 64;
+constexpr size_t kKeyBytes = 64;  // the longest key (BLAKE2b's); BLAKE2s's is 32
 constexpr size_t kWord = 8;
+size_t g_key_bytes = kKeyBytes;  // of the MAC under test
 
 // xmm/ymm 0-15 (32 bytes each), ymm16-31 where AVX-512VL exists.
 constexpr size_t kRegisterBytes = 32 * 32;
@@ -131,7 +133,7 @@ __attribute__((noinline, no_sanitize("address"))) void fill_dead_stack() {
 using Init = int (*)(void* ctx, const uint8_t* key, size_t length);
 
 __attribute__((noinline)) int probe(Init init, void* ctx, const uint8_t* key) {
-    const int rc = init(ctx, key, kKeyBytes);
+    const int rc = init(ctx, key, g_key_bytes);
     dump_registers();
     copy_dead_stack();
     return rc;
@@ -156,7 +158,7 @@ struct Findings {
 
 Findings search(const uint8_t* key) {
     Findings found;
-    for (size_t w = 0; w + kWord <= kKeyBytes; w += kWord) {
+    for (size_t w = 0; w + kWord <= g_key_bytes; w += kWord) {
         for (size_t at = 0; at + kWord <= kScanBytes; ++at) {
             if (std::memcmp(g_stack_copy + at, key + w, kWord) == 0) {
                 ++found.stack_words;
@@ -198,6 +200,30 @@ std::vector<uint8_t> distinctive_key() {
     return key;
 }
 
+// One MAC under test: its key length and the buildinfo label of the kernel serving it.
+struct Mac {
+    const char* name;
+    size_t key_bytes;
+    const char* label;
+};
+constexpr Mac kMacs[] = {
+    {"BLAKE2BMAC", 64, "kernel"},
+    {"BLAKE2BPMAC", 64, "blake2bp"},
+    {"BLAKE2SMAC", 32, "blake2s"},
+    {"BLAKE2SPMAC", 32, "blake2sp"},
+};
+
+// The kernel buildinfo names after "; <label> " (or at its "kernel " for BLAKE2b).
+std::string served_by(const std::string& buildinfo, const char* label) {
+    const std::string tag = std::string(label) + " ";
+    const size_t at = buildinfo.find(tag);
+    if (at == std::string::npos) {
+        return "";
+    }
+    const size_t start = at + tag.size();
+    return buildinfo.substr(start, buildinfo.find(' ', start) - start);
+}
+
 }  // namespace
 
 int main() {
@@ -223,7 +249,15 @@ int main() {
             continue;
         }
         ++served;
-        for (const char* mac : {"BLAKE2BMAC", "BLAKE2BPMAC"}) {
+        const std::string buildinfo = instance.param("buildinfo");
+        for (const Mac& entry : kMacs) {
+            const char* mac = entry.name;
+            if (served_by(buildinfo, entry.label) != kernel) {
+                std::printf("skip %-6s %-11s: served by '%s' (no form of its own)\n", kernel, mac,
+                            served_by(buildinfo, entry.label).c_str());
+                continue;
+            }
+            g_key_bytes = entry.key_bytes;
             g_mac = instance.mac(mac);
             void* ctx = g_mac.newctx != nullptr ? g_mac.newctx(instance.provctx()) : nullptr;
             if (ctx == nullptr) {

@@ -1,7 +1,7 @@
 // Concurrency: many threads hashing with one shared fetched EVP_MD / EVP_MAC and contexts of
 // their own, and concurrent provider loads into separate library contexts (each first use
 // resolves a kernel choice: where a racy once-initialisation would show, under TSan); for
-// BLAKE2b (BLAKE2B-512, BLAKE2BMAC) and BLAKE2bp (BLAKE2BP-512, BLAKE2BPMAC).
+// every algorithm pair: BLAKE2b, BLAKE2s, BLAKE2bp, BLAKE2sp (b2test/algorithms.hpp).
 // SPDX-License-Identifier: Apache-2.0
 #include <openssl/evp.h>
 #include <openssl/provider.h>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "b2test.hpp"
+#include "b2test/algorithms.hpp"
 
 namespace {
 
@@ -29,7 +30,7 @@ Bytes message_for(int index) {
 }
 
 const Bytes& mac_key() {
-    static const Bytes key = message_for(41);
+    static const Bytes key = message_for(41);  // 17 bytes: a key for every algorithm
     return key;
 }
 
@@ -46,12 +47,7 @@ Bytes mac_once(EVP_MAC* mac, const Bytes& message) {
     return out ? *out : Bytes{};
 }
 
-struct Names {
-    const char* digest;
-    const char* mac;
-};
-constexpr Names kBlake2b{b2test::kDigestName, b2test::kMacName};
-constexpr Names kBlake2bp{"BLAKE2BP-512", "BLAKE2BPMAC"};
+using Names = b2test::Blake2Algorithm;
 
 void check_shared_algorithms(b2test::Report& report, const Names& names) {
     b2test::ProviderSession session(b2test::ProviderSession::Default::exclude);
@@ -143,9 +139,9 @@ void check_concurrent_loads(b2test::Report& report, const Names& names) {
 
 int main() {
     b2test::Report report("test_threads");
-    for (const Names& names : {kBlake2b, kBlake2bp}) {
-        check_shared_algorithms(report, names);
-        check_concurrent_loads(report, names);
+    for (const Names* names : b2test::kAllAlgorithms) {
+        check_shared_algorithms(report, *names);
+        check_concurrent_loads(report, *names);
     }
     return report.finish();
 }

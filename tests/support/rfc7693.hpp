@@ -1,6 +1,7 @@
 // An independent BLAKE2b and BLAKE2s (straight RFC 7693 code, full counters) with their tree modes
 // BLAKE2bp and BLAKE2sp: the oracle of the engine and provider tests, and
-// (reference_compress.hpp) of the kernel tests.
+// (reference_compress.hpp) of the kernel tests. One template over the word type serves both
+// members, as RFC 7693 itself describes them: they differ only in the constants of Variant.
 // SPDX-License-Identifier: Apache-2.0
 //
 // Deliberately shares nothing with kernels/ or provider/: its own IV, sigma and parameter
@@ -10,30 +11,41 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace rfc7693 {
+namespace detail {
 
-struct State {
-    uint64_t h[8];
-    uint64_t t[2];  // t[0] low word
+template <class Word>
+struct Variant;
+
+// RFC 7693 section 2.1 (BLAKE2b) ...
+template <>
+struct Variant<uint64_t> {
+    static constexpr size_t kBlockBytes = 128;
+    static constexpr size_t kOutBytes = 64;
+    static constexpr int kRounds = 12;
+    static constexpr int kRotations[4] = {32, 24, 16, 63};
+    static constexpr size_t kNodeOffsetBytes = 8;
+    static constexpr uint64_t kIv[8] = {
+        0x6A09E667F3BCC908ULL, 0xBB67AE8584CAA73BULL, 0x3C6EF372FE94F82BULL, 0xA54FF53A5F1D36F1ULL,
+        0x510E527FADE682D1ULL, 0x9B05688C2B3E6C1FULL, 0x1F83D9ABFB41BD6BULL, 0x5BE0CD19137E2179ULL,
+    };
 };
 
-inline uint64_t rotr(uint64_t x, int n) {
-    return (x >> n) | (x << (64 - n));
-}
-
-inline uint64_t load64(const uint8_t* p) {
-    uint64_t w = 0;
-    for (int i = 7; i >= 0; --i) {
-        w = (w << 8) | p[i];
-    }
-    return w;
-}
-
-inline constexpr uint64_t kIv[8] = {
-    0x6A09E667F3BCC908ULL, 0xBB67AE8584CAA73BULL, 0x3C6EF372FE94F82BULL, 0xA54FF53A5F1D36F1ULL,
-    0x510E527FADE682D1ULL, 0x9B05688C2B3E6C1FULL, 0x1F83D9ABFB41BD6BULL, 0x5BE0CD19137E2179ULL,
+// ... and BLAKE2s: 32-bit words, 64-byte blocks, ten rounds, a 48-bit node offset.
+template <>
+struct Variant<uint32_t> {
+    static constexpr size_t kBlockBytes = 64;
+    static constexpr size_t kOutBytes = 32;
+    static constexpr int kRounds = 10;
+    static constexpr int kRotations[4] = {16, 12, 8, 7};
+    static constexpr size_t kNodeOffsetBytes = 6;
+    static constexpr uint32_t kIv[8] = {
+        0x6A09E667U, 0xBB67AE85U, 0x3C6EF372U, 0xA54FF53AU,
+        0x510E527FU, 0x9B05688CU, 0x1F83D9ABU, 0x5BE0CD19U,
+    };
 };
 
 inline constexpr uint8_t kSchedule[10][16] = {
@@ -49,33 +61,74 @@ inline constexpr uint8_t kSchedule[10][16] = {
     {10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0},
 };
 
+template <class Word>
+struct State {
+    Word h[8];
+    Word t[2];  // t[0] low word
+};
+
+template <class Word>
+struct Options {
+    size_t out_len = Variant<Word>::kOutBytes;
+    const uint8_t* key = nullptr;
+    size_t key_len = 0;
+    const uint8_t* salt = nullptr;      // 2 * sizeof(Word) bytes or nullptr
+    const uint8_t* personal = nullptr;  // 2 * sizeof(Word) bytes or nullptr
+    // Tree parameters (BLAKE2 paper section 2.10); the defaults are sequential mode.
+    uint8_t fanout = 1;
+    uint8_t depth = 1;
+    uint64_t node_offset = 0;
+    uint8_t node_depth = 0;
+    uint8_t inner_length = 0;
+};
+
+template <class Word>
+Word rotr(Word x, int n) {
+    return (x >> n) | (x << (8 * sizeof(Word) - n));
+}
+
+template <class Word>
+Word load(const uint8_t* p) {
+    Word w = 0;
+    for (int i = sizeof(Word) - 1; i >= 0; --i) {
+        w = (w << 8) | p[i];
+    }
+    return w;
+}
+
+// Keeps the flag and byte-count arguments out of template deduction: callers pass any integer.
+template <class Word>
+using Same = std::type_identity_t<Word>;
+
 // RFC 7693 section 3.2, function F, with the flag words f0 (last block) and f1 (last node)
 // as given; the caller has already added the block's bytes to t.
-inline void compress_with_flags(State& s, const uint8_t block[128], uint64_t f0, uint64_t f1) {
-    uint64_t m[16];
-    uint64_t v[16];
+template <class Word>
+void compress_with_flags(State<Word>& s, const uint8_t* block, Same<Word> f0, Same<Word> f1) {
+    using V = Variant<Word>;
+    Word m[16];
+    Word v[16];
     for (int i = 0; i < 16; ++i) {
-        m[i] = load64(block + 8 * i);
+        m[i] = load<Word>(block + sizeof(Word) * i);
     }
     for (int i = 0; i < 8; ++i) {
         v[i] = s.h[i];
-        v[i + 8] = kIv[i];
+        v[i + 8] = V::kIv[i];
     }
     v[12] ^= s.t[0];
     v[13] ^= s.t[1];
     v[14] ^= f0;
     v[15] ^= f1;
-    auto g = [&v](int a, int b, int c, int d, uint64_t x, uint64_t y) {
+    auto g = [&v](int a, int b, int c, int d, Word x, Word y) {
         v[a] = v[a] + v[b] + x;
-        v[d] = rotr(v[d] ^ v[a], 32);
+        v[d] = rotr<Word>(v[d] ^ v[a], V::kRotations[0]);
         v[c] = v[c] + v[d];
-        v[b] = rotr(v[b] ^ v[c], 24);
+        v[b] = rotr<Word>(v[b] ^ v[c], V::kRotations[1]);
         v[a] = v[a] + v[b] + y;
-        v[d] = rotr(v[d] ^ v[a], 16);
+        v[d] = rotr<Word>(v[d] ^ v[a], V::kRotations[2]);
         v[c] = v[c] + v[d];
-        v[b] = rotr(v[b] ^ v[c], 63);
+        v[b] = rotr<Word>(v[b] ^ v[c], V::kRotations[3]);
     };
-    for (int round = 0; round < 12; ++round) {
+    for (int round = 0; round < V::kRounds; ++round) {
         const uint8_t* s8 = kSchedule[round % 10];
         g(0, 4, 8, 12, m[s8[0]], m[s8[1]]);
         g(1, 5, 9, 13, m[s8[2]], m[s8[3]]);
@@ -91,312 +144,165 @@ inline void compress_with_flags(State& s, const uint8_t block[128], uint64_t f0,
     }
 }
 
-inline void compress(State& s, const uint8_t block[128], bool last, bool last_node = false) {
-    // last_node: tree modes, the last node of its level
-    compress_with_flags(s, block, last ? ~0ULL : 0, last_node ? ~0ULL : 0);
+// last_node: tree modes, the last node of its level.
+template <class Word>
+void compress(State<Word>& s, const uint8_t* block, bool last, bool last_node = false) {
+    compress_with_flags<Word>(s, block, last ? ~Word{0} : 0, last_node ? ~Word{0} : 0);
 }
 
-inline void add_to_counter(State& s, uint64_t bytes) {
+template <class Word>
+void add_to_counter(State<Word>& s, Same<Word> bytes) {
     s.t[0] += bytes;
     if (s.t[0] < bytes) {
         ++s.t[1];
     }
 }
 
-struct Options {
-    size_t out_len = 64;
-    const uint8_t* key = nullptr;
-    size_t key_len = 0;
-    const uint8_t* salt = nullptr;      // 16 bytes or nullptr
-    const uint8_t* personal = nullptr;  // 16 bytes or nullptr
-    // Tree parameters (BLAKE2 paper section 2.10); the defaults are sequential mode.
-    uint8_t fanout = 1;
-    uint8_t depth = 1;
-    uint64_t node_offset = 0;
-    uint8_t node_depth = 0;
-    uint8_t inner_length = 0;
-};
-
-// h0 from the parameter block.
-inline State initial_state(const Options& o) {
-    uint8_t block[64] = {};
+// h0 from the parameter block (RFC 7693 section 2.5; the node offset is 8 bytes in BLAKE2b and
+// 6 in BLAKE2s, salt and personalization take the second and last quarter of the block).
+template <class Word>
+State<Word> initial_state(const Options<Word>& o) {
+    constexpr size_t kParamBytes = 8 * sizeof(Word);
+    constexpr size_t kOffsetBytes = Variant<Word>::kNodeOffsetBytes;
+    uint8_t block[kParamBytes] = {};
     block[0] = static_cast<uint8_t>(o.out_len);
     block[1] = static_cast<uint8_t>(o.key_len);
     block[2] = o.fanout;
     block[3] = o.depth;
-    for (int i = 0; i < 8; ++i) {  // bytes 8..15, little-endian (leaf length 4..7 stays 0)
+    for (size_t i = 0; i < kOffsetBytes; ++i) {  // from byte 8 (leaf length 4..7 stays 0)
         block[8 + i] = static_cast<uint8_t>(o.node_offset >> (8 * i));
     }
-    block[16] = o.node_depth;
-    block[17] = o.inner_length;
+    block[8 + kOffsetBytes] = o.node_depth;
+    block[9 + kOffsetBytes] = o.inner_length;
     if (o.salt != nullptr) {
-        std::memcpy(block + 32, o.salt, 16);
+        std::memcpy(block + kParamBytes / 2, o.salt, kParamBytes / 4);
     }
     if (o.personal != nullptr) {
-        std::memcpy(block + 48, o.personal, 16);
+        std::memcpy(block + 3 * kParamBytes / 4, o.personal, kParamBytes / 4);
     }
-    State s{};
+    State<Word> s{};
     for (int i = 0; i < 8; ++i) {
-        s.h[i] = kIv[i] ^ load64(block + 8 * i);
+        s.h[i] = Variant<Word>::kIv[i] ^ load<Word>(block + sizeof(Word) * i);
     }
     return s;
 }
 
 // Continues from `s` (which already counts every byte before `data`) to the digest.
-inline std::vector<uint8_t> finish_from(State s, const uint8_t* data, size_t len, size_t out_len,
-                                        bool last_node = false) {
-    uint8_t block[128];
-    while (len > 128) {
-        add_to_counter(s, 128);
-        compress(s, data, false);
-        data += 128;
-        len -= 128;
+template <class Word>
+std::vector<uint8_t> finish_from(State<Word> s, const uint8_t* data, size_t len, size_t out_len,
+                                 bool last_node = false) {
+    constexpr size_t kBlock = Variant<Word>::kBlockBytes;
+    uint8_t block[kBlock];
+    while (len > kBlock) {
+        add_to_counter<Word>(s, kBlock);
+        compress<Word>(s, data, false);
+        data += kBlock;
+        len -= kBlock;
     }
     std::memset(block, 0, sizeof block);
     if (len > 0) {
         std::memcpy(block, data, len);
     }
-    add_to_counter(s, len);
-    compress(s, block, true, last_node);
+    add_to_counter<Word>(s, static_cast<Word>(len));
+    compress<Word>(s, block, true, last_node);
     std::vector<uint8_t> out(out_len);
     for (size_t i = 0; i < out_len; ++i) {
-        out[i] = static_cast<uint8_t>(s.h[i / 8] >> (8 * (i % 8)));
+        out[i] = static_cast<uint8_t>(s.h[i / sizeof(Word)] >> (8 * (i % sizeof(Word))));
     }
     return out;
 }
 
 // The chaining state after the key block (a keyed hash with a non-empty message continues
 // from here).
-inline State keyed_state(const Options& o) {
-    State s = initial_state(o);
-    uint8_t block[128] = {};
+template <class Word>
+State<Word> keyed_state(const Options<Word>& o) {
+    State<Word> s = initial_state(o);
+    uint8_t block[Variant<Word>::kBlockBytes] = {};
     std::memcpy(block, o.key, o.key_len);
-    add_to_counter(s, 128);
-    compress(s, block, false);
+    add_to_counter<Word>(s, sizeof block);
+    compress<Word>(s, block, false);
     return s;
 }
 
-inline std::vector<uint8_t> hash(const Options& o, const uint8_t* data, size_t len,
-                                 bool last_node = false) {
+template <class Word>
+std::vector<uint8_t> hash(const Options<Word>& o, const uint8_t* data, size_t len,
+                          bool last_node = false) {
     if (o.key_len == 0) {
         return finish_from(initial_state(o), data, len, o.out_len, last_node);
     }
     if (len == 0) {  // the key block is the last block
-        uint8_t block[128] = {};
+        uint8_t block[Variant<Word>::kBlockBytes] = {};
         std::memcpy(block, o.key, o.key_len);
-        return finish_from(initial_state(o), block, 128, o.out_len, last_node);
+        return finish_from(initial_state(o), block, sizeof block, o.out_len, last_node);
     }
     return finish_from(keyed_state(o), data, len, o.out_len, last_node);
 }
 
-// BLAKE2bp (BLAKE2 paper section 2.10): 128-byte block j of the message goes to leaf j % 4;
-// each leaf (node offset 0..3, depth 0) is a keyed BLAKE2b of its blocks, leaf 3 the last
-// node; the root (depth 1, last node, no key block) hashes the four leaf digests.
+// The tree modes (BLAKE2 paper section 2.10): block j of the message goes to leaf j % leaves;
+// each leaf (node offset 0..leaves-1, depth 0) is a keyed hash of its blocks, the last leaf the
+// last node; the root (depth 1, last node, no key block) hashes the leaf digests.
+template <class Word>
+std::vector<uint8_t> tree(uint64_t leaves, const uint8_t* key, size_t key_len, const uint8_t* data,
+                          size_t len) {
+    constexpr size_t kBlock = Variant<Word>::kBlockBytes;
+    constexpr size_t kOut = Variant<Word>::kOutBytes;
+    Options<Word> node;
+    node.key = key;
+    node.key_len = key_len;
+    node.fanout = static_cast<uint8_t>(leaves);
+    node.depth = 2;
+    node.inner_length = kOut;
+    std::vector<uint8_t> leaf_digests;
+    for (uint64_t leaf = 0; leaf < leaves; ++leaf) {
+        std::vector<uint8_t> leaf_input;
+        for (size_t offset = leaf * kBlock; offset < len; offset += leaves * kBlock) {
+            const size_t n = len - offset < kBlock ? len - offset : kBlock;
+            leaf_input.insert(leaf_input.end(), data + offset, data + offset + n);
+        }
+        node.node_offset = leaf;
+        const std::vector<uint8_t> digest =
+            hash(node, leaf_input.data(), leaf_input.size(), leaf == leaves - 1);
+        leaf_digests.insert(leaf_digests.end(), digest.begin(), digest.end());
+    }
+    node.node_offset = 0;
+    node.node_depth = 1;
+    return finish_from(initial_state(node), leaf_digests.data(), leaf_digests.size(), kOut, true);
+}
+
+}  // namespace detail
+
+// BLAKE2b, and BLAKE2bp: four leaves.
+using State = detail::State<uint64_t>;
+using Options = detail::Options<uint64_t>;
+using detail::add_to_counter;
+using detail::compress;
+using detail::compress_with_flags;
+using detail::finish_from;
+using detail::hash;
+using detail::initial_state;
+using detail::keyed_state;
+
 inline std::vector<uint8_t> blake2bp(const uint8_t* key, size_t key_len, const uint8_t* data,
                                      size_t len) {
-    Options node;
-    node.key = key;
-    node.key_len = key_len;
-    node.fanout = 4;
-    node.depth = 2;
-    node.inner_length = 64;
-    std::vector<uint8_t> leaf_digests;
-    for (uint64_t leaf = 0; leaf < 4; ++leaf) {
-        std::vector<uint8_t> leaf_input;
-        for (size_t offset = leaf * 128; offset < len; offset += 4 * 128) {
-            const size_t n = len - offset < 128 ? len - offset : 128;
-            leaf_input.insert(leaf_input.end(), data + offset, data + offset + n);
-        }
-        node.node_offset = leaf;
-        const std::vector<uint8_t> digest =
-            hash(node, leaf_input.data(), leaf_input.size(), leaf == 3);
-        leaf_digests.insert(leaf_digests.end(), digest.begin(), digest.end());
-    }
-    node.node_offset = 0;
-    node.node_depth = 1;
-    return finish_from(initial_state(node), leaf_digests.data(), leaf_digests.size(), 64, true);
+    return detail::tree<uint64_t>(4, key, key_len, data, len);
 }
 
-// BLAKE2s (RFC 7693: 32-bit words, 64-byte blocks, ten rounds, rotations 16, 12, 8, 7).
+// BLAKE2s, and BLAKE2sp: eight leaves.
 namespace blake2s {
-
-struct State {
-    uint32_t h[8];
-    uint32_t t[2];  // t[0] low word
-};
-
-inline uint32_t rotr(uint32_t x, int n) {
-    return (x >> n) | (x << (32 - n));
-}
-
-inline uint32_t load32(const uint8_t* p) {
-    return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
-}
-
-inline constexpr uint32_t kIv[8] = {
-    0x6A09E667U, 0xBB67AE85U, 0x3C6EF372U, 0xA54FF53AU,
-    0x510E527FU, 0x9B05688CU, 0x1F83D9ABU, 0x5BE0CD19U,
-};
-
-inline void compress(State& s, const uint8_t block[64], bool last, bool last_node = false) {
-    uint32_t m[16];
-    uint32_t v[16];
-    for (int i = 0; i < 16; ++i) {
-        m[i] = load32(block + 4 * i);
-    }
-    for (int i = 0; i < 8; ++i) {
-        v[i] = s.h[i];
-        v[i + 8] = kIv[i];
-    }
-    v[12] ^= s.t[0];
-    v[13] ^= s.t[1];
-    v[14] ^= last ? ~0U : 0U;
-    v[15] ^= last_node ? ~0U : 0U;
-    auto g = [&v](int a, int b, int c, int d, uint32_t x, uint32_t y) {
-        v[a] = v[a] + v[b] + x;
-        v[d] = rotr(v[d] ^ v[a], 16);
-        v[c] = v[c] + v[d];
-        v[b] = rotr(v[b] ^ v[c], 12);
-        v[a] = v[a] + v[b] + y;
-        v[d] = rotr(v[d] ^ v[a], 8);
-        v[c] = v[c] + v[d];
-        v[b] = rotr(v[b] ^ v[c], 7);
-    };
-    for (int round = 0; round < 10; ++round) {
-        const uint8_t* s8 = kSchedule[round];
-        g(0, 4, 8, 12, m[s8[0]], m[s8[1]]);
-        g(1, 5, 9, 13, m[s8[2]], m[s8[3]]);
-        g(2, 6, 10, 14, m[s8[4]], m[s8[5]]);
-        g(3, 7, 11, 15, m[s8[6]], m[s8[7]]);
-        g(0, 5, 10, 15, m[s8[8]], m[s8[9]]);
-        g(1, 6, 11, 12, m[s8[10]], m[s8[11]]);
-        g(2, 7, 8, 13, m[s8[12]], m[s8[13]]);
-        g(3, 4, 9, 14, m[s8[14]], m[s8[15]]);
-    }
-    for (int i = 0; i < 8; ++i) {
-        s.h[i] ^= v[i] ^ v[i + 8];
-    }
-}
-
-inline void add_to_counter(State& s, uint32_t bytes) {
-    s.t[0] += bytes;
-    if (s.t[0] < bytes) {
-        ++s.t[1];
-    }
-}
-
-struct Options {
-    size_t out_len = 32;
-    const uint8_t* key = nullptr;
-    size_t key_len = 0;
-    const uint8_t* salt = nullptr;      // 8 bytes or nullptr
-    const uint8_t* personal = nullptr;  // 8 bytes or nullptr
-    // Tree parameters (BLAKE2 paper section 2.10); the defaults are sequential mode.
-    uint8_t fanout = 1;
-    uint8_t depth = 1;
-    uint64_t node_offset = 0;  // 48 bits
-    uint8_t node_depth = 0;
-    uint8_t inner_length = 0;
-};
-
-// h0 from the 32-byte parameter block.
-inline State initial_state(const Options& o) {
-    uint8_t block[32] = {};
-    block[0] = static_cast<uint8_t>(o.out_len);
-    block[1] = static_cast<uint8_t>(o.key_len);
-    block[2] = o.fanout;
-    block[3] = o.depth;
-    for (int i = 0; i < 6; ++i) {  // bytes 8..13, little-endian (leaf length 4..7 stays 0)
-        block[8 + i] = static_cast<uint8_t>(o.node_offset >> (8 * i));
-    }
-    block[14] = o.node_depth;
-    block[15] = o.inner_length;
-    if (o.salt != nullptr) {
-        std::memcpy(block + 16, o.salt, 8);
-    }
-    if (o.personal != nullptr) {
-        std::memcpy(block + 24, o.personal, 8);
-    }
-    State s{};
-    for (int i = 0; i < 8; ++i) {
-        s.h[i] = kIv[i] ^ load32(block + 4 * i);
-    }
-    return s;
-}
-
-// Continues from `s` (which already counts every byte before `data`) to the digest.
-inline std::vector<uint8_t> finish_from(State s, const uint8_t* data, size_t len, size_t out_len,
-                                        bool last_node = false) {
-    uint8_t block[64];
-    while (len > 64) {
-        add_to_counter(s, 64);
-        compress(s, data, false);
-        data += 64;
-        len -= 64;
-    }
-    std::memset(block, 0, sizeof block);
-    if (len > 0) {
-        std::memcpy(block, data, len);
-    }
-    add_to_counter(s, static_cast<uint32_t>(len));
-    compress(s, block, true, last_node);
-    std::vector<uint8_t> out(out_len);
-    for (size_t i = 0; i < out_len; ++i) {
-        out[i] = static_cast<uint8_t>(s.h[i / 4] >> (8 * (i % 4)));
-    }
-    return out;
-}
-
-// The chaining state after the key block.
-inline State keyed_state(const Options& o) {
-    State s = initial_state(o);
-    uint8_t block[64] = {};
-    std::memcpy(block, o.key, o.key_len);
-    add_to_counter(s, 64);
-    compress(s, block, false);
-    return s;
-}
-
-inline std::vector<uint8_t> hash(const Options& o, const uint8_t* data, size_t len,
-                                 bool last_node = false) {
-    if (o.key_len == 0) {
-        return finish_from(initial_state(o), data, len, o.out_len, last_node);
-    }
-    if (len == 0) {  // the key block is the last block
-        uint8_t block[64] = {};
-        std::memcpy(block, o.key, o.key_len);
-        return finish_from(initial_state(o), block, 64, o.out_len, last_node);
-    }
-    return finish_from(keyed_state(o), data, len, o.out_len, last_node);
-}
-
+using State = detail::State<uint32_t>;
+using Options = detail::Options<uint32_t>;
+using detail::add_to_counter;
+using detail::compress;
+using detail::compress_with_flags;
+using detail::finish_from;
+using detail::hash;
+using detail::initial_state;
+using detail::keyed_state;
 }  // namespace blake2s
 
-// BLAKE2sp: as BLAKE2bp with BLAKE2s nodes, eight leaves, 64-byte blocks and 32-byte digests.
 inline std::vector<uint8_t> blake2sp(const uint8_t* key, size_t key_len, const uint8_t* data,
                                      size_t len) {
-    blake2s::Options node;
-    node.key = key;
-    node.key_len = key_len;
-    node.fanout = 8;
-    node.depth = 2;
-    node.inner_length = 32;
-    std::vector<uint8_t> leaf_digests;
-    for (uint64_t leaf = 0; leaf < 8; ++leaf) {
-        std::vector<uint8_t> leaf_input;
-        for (size_t offset = leaf * 64; offset < len; offset += 8 * 64) {
-            const size_t n = len - offset < 64 ? len - offset : 64;
-            leaf_input.insert(leaf_input.end(), data + offset, data + offset + n);
-        }
-        node.node_offset = leaf;
-        const std::vector<uint8_t> digest =
-            blake2s::hash(node, leaf_input.data(), leaf_input.size(), leaf == 7);
-        leaf_digests.insert(leaf_digests.end(), digest.begin(), digest.end());
-    }
-    node.node_offset = 0;
-    node.node_depth = 1;
-    return blake2s::finish_from(blake2s::initial_state(node), leaf_digests.data(),
-                                leaf_digests.size(), 32, true);
+    return detail::tree<uint32_t>(8, key, key_len, data, len);
 }
 
 }  // namespace rfc7693

@@ -1,8 +1,9 @@
 #!/bin/sh
 # OpenSSL's own test/evp_test, from an OpenSSL source tree built by tools/ci/openssl-core.sh, with
 # our module (MODULE) and the configurations in tests/evp_test/:
-# 1. the tree's evpmd_blake.txt and evpmac_blake.txt (BLAKE2s stanzas left out: we have none)
-#    with only base and blake2simd active, so only we can answer (and with base alone they fail);
+# 1. the tree's evpmd_blake.txt and evpmac_blake.txt, whole (BLAKE2b and BLAKE2s stanzas), with
+#    only base and blake2simd active, so only we can answer (and with base alone they fail); the
+#    BLAKE2s stanzas are counted, so a file that lost them is noticed;
 # 2. every digest, MAC and KDF data file of the tree with default + blake2simd preferred gives
 #    output identical to default alone;
 # 3. our composites over BLAKE2b (tests/evp_test/evp_blake2b_composites.txt, its generator in
@@ -40,19 +41,29 @@ fail() {
     exit 1
 }
 
-without_blake2s() {
-    awk 'BEGIN { RS = ""; ORS = "\n\n" } !/= *BLAKE2s256|= *BLAKE2SMAC/' "$1"
+# The stanzas (blank-line separated) of FILE... naming a BLAKE2s algorithm.
+blake2s_stanzas() {
+    awk 'BEGIN { RS = ""; ORS = "\n\n" } /= *BLAKE2s256|= *BLAKE2SMAC/' "$@"
 }
 
-# 1. Only base and blake2simd.
-without_blake2s "$data/evpmd_blake.txt" >"$work/evpmd_blake2b.txt"
-without_blake2s "$data/evpmac_blake.txt" >"$work/evpmac_blake2b.txt"
-blake2b_files="$work/evpmd_blake2b.txt $work/evpmac_blake2b.txt"
+# 1. Only base and blake2simd, the two files whole; then their BLAKE2s stanzas alone, counted (so
+# a tree whose files lost them is noticed), which fail with base alone.
+blake_files="$data/evpmd_blake.txt $data/evpmac_blake.txt"
 # shellcheck disable=SC2086
-evp_test base.cnf $blake2b_files && fail "BLAKE2b stanzas passed with base alone: the check proves nothing"
+blake2s_stanzas $blake_files >"$work/blake2s.txt"
+blake2s_count=$(grep -Ec '^(Digest|MAC) *= *(BLAKE2s256|BLAKE2SMAC)' "$work/blake2s.txt" || true)
+[ "$blake2s_count" -ge 20 ] || fail "only $blake2s_count BLAKE2s stanzas in $blake_files"
 # shellcheck disable=SC2086
-evp_test base-and-blake2simd.cnf $blake2b_files || fail "BLAKE2b stanzas with only base and blake2simd"
-echo "evp-test: evpmd_blake.txt, evpmac_blake.txt (BLAKE2b only) with base + blake2simd: $(completed "$work/out")"
+evp_test base.cnf $blake_files && fail "BLAKE2 stanzas passed with base alone: the check proves nothing"
+# shellcheck disable=SC2086
+evp_test base-and-blake2simd.cnf $blake_files || fail "BLAKE2b/BLAKE2s stanzas with only base and blake2simd"
+echo "evp-test: evpmd_blake.txt, evpmac_blake.txt (BLAKE2b and BLAKE2s) with base + blake2simd: $(completed "$work/out")"
+evp_test base.cnf "$work/blake2s.txt" && fail "BLAKE2s stanzas passed with base alone"
+evp_test base-and-blake2simd.cnf "$work/blake2s.txt" || fail "BLAKE2s stanzas with only base and blake2simd"
+blake2s_done=$(sed -n 's/^.*Completed \([0-9]*\) tests with 0 errors.*$/\1/p' "$work/out")
+[ "${blake2s_done:-0}" -ge "$blake2s_count" ] ||
+    fail "${blake2s_done:-0} BLAKE2s stanzas completed, $blake2s_count expected"
+echo "evp-test: the $blake2s_count BLAKE2s stanzas alone with base + blake2simd: $(completed "$work/out")"
 
 # 2. The tree's digest, MAC and KDF files: default + blake2simd preferred = default alone.
 tree_files=$(ls "$data"/evpmd_*.txt "$data"/evpmac_*.txt "$data"/evpkdf_*.txt)
