@@ -11,6 +11,7 @@
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -42,6 +43,41 @@ inline const OSSL_DISPATCH kCore[] = {
     {OSSL_FUNC_CORE_NEW_ERROR, reinterpret_cast<void (*)(void)>(&core_new_error)},
     {OSSL_FUNC_CORE_SET_ERROR_DEBUG, reinterpret_cast<void (*)(void)>(&core_set_error_debug)},
     {OSSL_FUNC_CORE_VSET_ERROR, reinterpret_cast<void (*)(void)>(&core_vset_error)},
+    {0, nullptr},
+};
+
+// A core allocator that takes no lock: a bump allocator over a static arena that never reuses
+// memory. fork() while another thread is inside malloc leaves the allocator's lock held in the
+// child, and GCC 12's AddressSanitizer allocator, unlike glibc's, does not guard against that;
+// a test of our own fork safety (test_fork) has its module allocate from here, so that a child
+// that hangs hangs in our code.
+namespace arena {
+alignas(16) inline unsigned char g_bytes[4u << 20];
+inline std::atomic<size_t> g_used{0};
+
+inline void* allocate(size_t size, const char*, int) noexcept {
+    const size_t rounded = (size + 15) & ~size_t{15};
+    const size_t at = g_used.fetch_add(rounded, std::memory_order_relaxed);
+    return at + rounded <= sizeof g_bytes ? g_bytes + at : nullptr;
+}
+inline void* allocate_zeroed(size_t size, const char* file, int line) noexcept {
+    void* memory = allocate(size, file, line);
+    if (memory != nullptr) {
+        std::memset(memory, 0, size);
+    }
+    return memory;
+}
+inline void release(void*, const char*, int) noexcept {}
+}  // namespace arena
+
+inline const OSSL_DISPATCH kCoreWithArena[] = {
+    {OSSL_FUNC_CORE_GET_PARAMS, reinterpret_cast<void (*)(void)>(&core_get_params)},
+    {OSSL_FUNC_CORE_NEW_ERROR, reinterpret_cast<void (*)(void)>(&core_new_error)},
+    {OSSL_FUNC_CORE_SET_ERROR_DEBUG, reinterpret_cast<void (*)(void)>(&core_set_error_debug)},
+    {OSSL_FUNC_CORE_VSET_ERROR, reinterpret_cast<void (*)(void)>(&core_vset_error)},
+    {OSSL_FUNC_CRYPTO_MALLOC, reinterpret_cast<void (*)(void)>(&arena::allocate)},
+    {OSSL_FUNC_CRYPTO_ZALLOC, reinterpret_cast<void (*)(void)>(&arena::allocate_zeroed)},
+    {OSSL_FUNC_CRYPTO_FREE, reinterpret_cast<void (*)(void)>(&arena::release)},
     {0, nullptr},
 };
 
@@ -78,8 +114,8 @@ inline const char* g_module_dir = B2_MODULE_DIR;
 // One provider instance of the (once) dlopen'd module.
 class Instance {
   public:
-    // Empty `kernel_request`: the automatic choice.
-    bool open(const char* kernel_request = "") {
+    // Empty `kernel_request`: the automatic choice. `core`: kCore, or kCoreWithArena.
+    bool open(const char* kernel_request = "", const OSSL_DISPATCH* core = kCore) {
         static void* handle = nullptr;
         if (handle == nullptr) {
             const std::string path = std::string(g_module_dir) + "/blake2simd.so";
@@ -92,7 +128,7 @@ class Instance {
         auto* init = reinterpret_cast<OSSL_provider_init_fn*>(dlsym(handle, "OSSL_provider_init"));
         g_kernel_request = kernel_request;
         const bool ok = init != nullptr && init(reinterpret_cast<const OSSL_CORE_HANDLE*>(this),
-                                                kCore, &m_provider, &m_provctx) == 1;
+                                                core, &m_provider, &m_provctx) == 1;
         g_kernel_request = "";
         return ok;
     }
