@@ -71,14 +71,16 @@ Case read_case(fuzz::Reader& in) {
     return c;
 }
 
+// The oracle of one family member: rfc7693::Options (BLAKE2b) or rfc7693::blake2s::Options.
+template <class Options>
 Bytes oracle(const Case& c) {
-    rfc7693::Options o;
+    Options o;
     o.out_len = c.out_len;
     o.key = c.key;
     o.key_len = c.key_len;
     o.salt = c.has_salt ? c.salt : nullptr;
     o.personal = c.has_personal ? c.personal : nullptr;
-    return rfc7693::hash(o, c.message, c.message_len);
+    return rfc7693::detail::hash(o, c.message, c.message_len);
 }
 
 template <class Update>
@@ -92,20 +94,21 @@ void feed(const Case& c, Update update) {
     update(c.message + offset, c.message_len - offset);
 }
 
-Bytes engine_digest(const Case& c, blake2simd::CompressFn compress) {
-    blake2simd::Blake2bParams params;
+template <class Family>
+Bytes engine_digest(const Case& c, typename Family::Compress compress) {
+    blake2simd::Blake2Params<Family> params;
     params.digest_length = static_cast<uint8_t>(c.out_len);
     params.key_length = static_cast<uint8_t>(c.key_len);
     if (c.has_salt) {
-        std::memcpy(params.salt, c.salt, 16);
+        std::memcpy(params.salt, c.salt, Family::kSaltBytes);
     }
     if (c.has_personal) {
-        std::memcpy(params.personal, c.personal, 16);
+        std::memcpy(params.personal, c.personal, Family::kPersonalBytes);
     }
-    blake2simd::Blake2bEngine engine;
+    blake2simd::Blake2Engine<Family> engine;
     engine.start(compress, params);
     if (c.key_len > 0) {
-        uint8_t block[128] = {};
+        uint8_t block[Family::kBlockBytes] = {};
         std::memcpy(block, c.key, c.key_len);
         engine.update(block, sizeof block);
     }
@@ -242,44 +245,11 @@ Case blake2s_case(const Case& c) {
     return s;
 }
 
-Bytes blake2s_oracle(const Case& c) {
-    rfc7693::blake2s::Options o;
-    o.out_len = c.out_len;
-    o.key = c.key;
-    o.key_len = c.key_len;
-    o.salt = c.has_salt ? c.salt : nullptr;
-    o.personal = c.has_personal ? c.personal : nullptr;
-    return rfc7693::blake2s::hash(o, c.message, c.message_len);
-}
-
-Bytes engine_blake2s(const Case& c, blake2simd::Blake2sCompressFn compress) {
-    blake2simd::Blake2sParams params;
-    params.digest_length = static_cast<uint8_t>(c.out_len);
-    params.key_length = static_cast<uint8_t>(c.key_len);
-    if (c.has_salt) {
-        std::memcpy(params.salt, c.salt, 8);
-    }
-    if (c.has_personal) {
-        std::memcpy(params.personal, c.personal, 8);
-    }
-    blake2simd::Blake2sEngine engine;
-    engine.start(compress, params);
-    if (c.key_len > 0) {
-        uint8_t block[64] = {};
-        std::memcpy(block, c.key, c.key_len);
-        engine.update(block, sizeof block);
-    }
-    feed(c, [&engine](const uint8_t* data, size_t n) { engine.update(data, n); });
-    Bytes out(c.out_len);
-    engine.finish(out.data());
-    return out;
-}
-
 void check_blake2s(const Case& c) {
-    const Bytes expected = blake2s_oracle(c);
+    const Bytes expected = oracle<rfc7693::blake2s::Options>(c);
     for (const blake2simd::Blake2sKernelInfo& kernel : blake2simd::dispatch::blake2s_kernels()) {
         if (blake2simd::dispatch::blake2s_is_runnable(kernel) &&
-            engine_blake2s(c, kernel.compress) != expected) {
+            engine_digest<blake2simd::Blake2sFamily>(c, kernel.compress) != expected) {
             fuzz::mismatch(kernel.name);
         }
     }
@@ -342,11 +312,11 @@ void check_blake2sp(const Case& c) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fuzz::Reader in(data, size);
     const Case c = read_case(in);
-    const Bytes expected = oracle(c);
+    const Bytes expected = oracle<rfc7693::Options>(c);
 
     for (const blake2simd::KernelInfo& kernel : blake2simd::dispatch::compiled_kernels()) {
         if (blake2simd::dispatch::is_runnable(kernel) &&
-            engine_digest(c, kernel.compress) != expected) {
+            engine_digest<blake2simd::Blake2bFamily>(c, kernel.compress) != expected) {
             fuzz::mismatch(kernel.name);
         }
     }
