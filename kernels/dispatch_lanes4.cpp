@@ -5,7 +5,7 @@
 #include "baseline_guard.hpp"
 #include "dispatch_lanes_skeleton.hpp"
 #include "kernel_families.hpp"
-#include "lanes4_by_lane.hpp"
+#include "lanes_by_lane.hpp"
 
 namespace blake2simd::dispatch {
 namespace {
@@ -15,7 +15,7 @@ struct Lanes4Traits {
     using Candidate = Lanes4Candidate;
     static constexpr auto kSingles = registry::built_kernels();
     template <CompressFn compress>
-    static constexpr Compress4Fn by_lane = &compress4_by_lane<compress>;
+    static constexpr Compress4Fn by_lane = &compress_by_lane<Blake2bKernels, compress>;
     static constexpr bool has_native(const registry::KernelRow& row) noexcept {
         return row.blake2b.has_native4;
     }

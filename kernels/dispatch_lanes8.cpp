@@ -6,7 +6,7 @@
 #include "dispatch_blake2s.hpp"
 #include "dispatch_lanes_skeleton.hpp"
 #include "kernel_families.hpp"
-#include "lanes8_by_lane.hpp"
+#include "lanes_by_lane.hpp"
 
 namespace blake2simd::dispatch {
 namespace {
@@ -16,7 +16,7 @@ struct Lanes8Traits {
     using Candidate = Lanes8Candidate;
     static constexpr auto kSingles = skeleton::built_blake2s_kernels();
     template <Blake2sCompressFn compress>
-    static constexpr Blake2sCompress8Fn by_lane = &compress8_by_lane<compress>;
+    static constexpr Blake2sCompress8Fn by_lane = &compress_by_lane<Blake2sKernels, compress>;
     static constexpr bool has_native(const registry::KernelRow& row) noexcept {
         return row.blake2s.has_native8;
     }

@@ -10,8 +10,7 @@
 #include "dispatch_lanes4.hpp"
 #include "dispatch_lanes8.hpp"
 #include "kernel_families.hpp"
-#include "lanes4_by_lane.hpp"
-#include "lanes8_by_lane.hpp"
+#include "lanes_by_lane.hpp"
 
 namespace blake2simd {
 namespace {
@@ -135,12 +134,14 @@ bool blake2s_passes_self_test(Blake2sCompressFn compress) noexcept {
 namespace dispatch {
 
 bool lanes4_passes_self_test(Compress4Fn compress4) noexcept {
-    return lanes_pass_self_test<Blake2bKernels, &compress4_by_lane<&kernels::compress_ref>>(
+    return lanes_pass_self_test<Blake2bKernels,
+                                &compress_by_lane<Blake2bKernels, &kernels::compress_ref>>(
         compress4);
 }
 
 bool lanes8_passes_self_test(Blake2sCompress8Fn compress8) noexcept {
-    return lanes_pass_self_test<Blake2sKernels, &compress8_by_lane<&kernels::blake2s_compress_ref>>(
+    return lanes_pass_self_test<Blake2sKernels,
+                                &compress_by_lane<Blake2sKernels, &kernels::blake2s_compress_ref>>(
         compress8);
 }
 

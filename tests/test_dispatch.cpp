@@ -15,7 +15,7 @@
 
 #include "dispatch.hpp"
 #include "kernels_check.hpp"
-#include "lanes8_by_lane.hpp"
+#include "lanes_by_lane.hpp"
 #include "registry.hpp"
 #include "self_test.hpp"
 
@@ -551,7 +551,8 @@ void test_live_lanes8(b2kernels_test::Checks& checks) {
     checks.check(!dispatch::lanes8_passes_self_test([](blake2simd::Blake2sState* states,
                                                        const uint8_t* const* blocks, size_t count,
                                                        size_t stride, uint32_t increment) noexcept {
-        blake2simd::compress8_by_lane<&blake2simd::kernels::blake2s_compress_ref>(
+        blake2simd::compress_by_lane<blake2simd::Blake2sKernels,
+                                     &blake2simd::kernels::blake2s_compress_ref>(
             states, blocks, count, stride, increment);
         states[6].t[1] ^= count != 0 ? 1u : 0u;
     }),
