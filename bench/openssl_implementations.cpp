@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "implementations.hpp"
+#include "registry.hpp"
 
 namespace blake2simd::bench {
 namespace {
@@ -65,7 +66,6 @@ constexpr Algorithm kSerialAlgorithms[] = {Algorithm::blake2b, Algorithm::blake2
 constexpr const char* kOurPropq = "provider=blake2simd";
 constexpr const char* kDefaultPropq = "provider=default";
 constexpr const char* kKernelEnv = "BLAKE2SIMD_KERNEL";
-constexpr const char* kKernelNames[] = {"ref", "x64", "ssse3", "avx", "avx2", "avx512"};
 
 std::string drain_openssl_errors() {
     std::string text;
@@ -380,10 +380,12 @@ bool add_forced_row(const char* requested, const SharedProvider& provider, Algor
     return true;
 }
 
-// Every kernel the provider accepts by name, for each served algorithm that has a form of it.
+// Every kernel the provider accepts by name (every row of the kernel registry, built here or
+// not: the module says which it has), for each served algorithm that has a form of it.
 void add_forced_kernel_rows(const OpenSslOptions& options, const std::vector<Algorithm>& served,
                             ImplementationList& rows, Environment& environment) {
-    for (const char* requested : kKernelNames) {
+    for (const blake2simd::registry::KernelRow& row : blake2simd::registry::kKernelRows) {
+        const char* requested = row.name;
         std::string error;
         SharedProvider provider = load_provider("blake2simd", options.module_dir, requested, error);
         if (provider == nullptr) {
