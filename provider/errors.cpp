@@ -31,7 +31,7 @@ const OSSL_ITEM kReasonStrings[] = {
     B2_REASON(blake2bp_output_size, "invalid output size (BLAKE2bp is 64 bytes only)"),
     B2_REASON(blake2bp_salt, "salt is not supported by BLAKE2bp"),
     B2_REASON(blake2bp_custom, "custom (personalization) is not supported by BLAKE2bp"),
-    B2_REASON(no_kernel_available, "no BLAKE2b kernel passed its self-test"),
+    B2_REASON(no_kernel_available, "no BLAKE2 kernel passed its self-test"),
     B2_REASON(blake2s_invalid_key_length, "invalid key length (BLAKE2s: must be 1..32 bytes)"),
     B2_REASON(blake2s_invalid_salt_length,
               "invalid salt length (BLAKE2s: must be at most 8 bytes)"),
