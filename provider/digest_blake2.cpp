@@ -28,11 +28,12 @@ struct DigestContext {
     size_t output_size() const noexcept {
         return phase == Phase::absorbing ? engine.digest_length() : settings.output_size;
     }
+    const char* served_by() const noexcept { return kernel->name; }
 };
 
 // The callbacks of one family's digest; their symbols name the family (Digest<Blake2sFamily>).
 template <class Family>
-struct Digest : ContextLifecycle<DigestContext<Family>> {
+struct Digest : DigestCallbacks<DigestContext<Family>> {
     using Context = DigestContext<Family>;
 
     static bool apply_params(Context* ctx, const OSSL_PARAM params[]) noexcept {
@@ -61,37 +62,12 @@ struct Digest : ContextLifecycle<DigestContext<Family>> {
         return 1;
     }
 
-    static int update(void* vctx, const unsigned char* in, size_t inl) noexcept {
-        return absorb(static_cast<Context*>(vctx), in, inl);
-    }
-
-    static int finalize(void* vctx, unsigned char* out, size_t* outl, size_t outsz) noexcept {
-        return write_output(static_cast<Context*>(vctx), out, outl, outsz);
-    }
-
     static int get_params(OSSL_PARAM params[]) noexcept {
         return get_digest_params(params, Family::kBlockBytes, Family::kMaxDigestBytes) ? 1 : 0;
     }
 
-    static const OSSL_PARAM* gettable_params(void*) noexcept { return kDigestGettableParams; }
-
     static int set_ctx_params(void* vctx, const OSSL_PARAM params[]) noexcept {
         return apply_params(static_cast<Context*>(vctx), params) ? 1 : 0;
-    }
-
-    static const OSSL_PARAM* settable_ctx_params(void*, void*) noexcept {
-        return kDigestSettableCtxParams;
-    }
-
-    static int get_ctx_params(void* vctx, OSSL_PARAM params[]) noexcept {
-        const auto* ctx = static_cast<const Context*>(vctx);
-        return get_common_ctx_params(ctx->provider, params, ctx->output_size(), ctx->kernel->name)
-                   ? 1
-                   : 0;
-    }
-
-    static const OSSL_PARAM* gettable_ctx_params(void*, void*) noexcept {
-        return kDigestGettableCtxParams;
     }
 };
 

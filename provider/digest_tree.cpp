@@ -27,11 +27,12 @@ struct TreeDigestContext {
     TreeEngine<Family> engine;
 
     size_t output_size() const noexcept { return kTreeDigestBytes<Family>; }
+    const char* served_by() const noexcept { return lanes.name; }
 };
 
 // The callbacks of one family's tree digest; their symbols name the family.
 template <class Family>
-struct TreeDigest : ContextLifecycle<TreeDigestContext<Family>> {
+struct TreeDigest : DigestCallbacks<TreeDigestContext<Family>> {
     using Context = TreeDigestContext<Family>;
 
     static bool check_params(const Context* ctx, const OSSL_PARAM params[]) noexcept {
@@ -54,37 +55,12 @@ struct TreeDigest : ContextLifecycle<TreeDigestContext<Family>> {
         return 1;
     }
 
-    static int update(void* vctx, const unsigned char* in, size_t inl) noexcept {
-        return absorb(static_cast<Context*>(vctx), in, inl);
-    }
-
-    static int finalize(void* vctx, unsigned char* out, size_t* outl, size_t outsz) noexcept {
-        return write_output(static_cast<Context*>(vctx), out, outl, outsz);
-    }
-
     static int get_params(OSSL_PARAM params[]) noexcept {
         return get_digest_params(params, Family::kBlockBytes, kTreeDigestBytes<Family>) ? 1 : 0;
     }
 
-    static const OSSL_PARAM* gettable_params(void*) noexcept { return kDigestGettableParams; }
-
     static int set_ctx_params(void* vctx, const OSSL_PARAM params[]) noexcept {
         return check_params(static_cast<Context*>(vctx), params) ? 1 : 0;
-    }
-
-    static const OSSL_PARAM* settable_ctx_params(void*, void*) noexcept {
-        return kDigestSettableCtxParams;
-    }
-
-    static int get_ctx_params(void* vctx, OSSL_PARAM params[]) noexcept {
-        const auto* ctx = static_cast<const Context*>(vctx);
-        return get_common_ctx_params(ctx->provider, params, ctx->output_size(), ctx->lanes.name)
-                   ? 1
-                   : 0;
-    }
-
-    static const OSSL_PARAM* gettable_ctx_params(void*, void*) noexcept {
-        return kDigestGettableCtxParams;
     }
 };
 
