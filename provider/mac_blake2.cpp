@@ -34,11 +34,12 @@ struct MacContext {
     size_t output_size() const noexcept {
         return phase == Phase::absorbing ? engine.digest_length() : settings.output_size;
     }
+    const char* served_by() const noexcept { return kernel->name; }
 };
 
 // The callbacks of one family's MAC; their symbols name the family (Mac<Blake2sFamily>).
 template <class Family>
-struct Mac : ContextLifecycle<MacContext<Family>> {
+struct Mac : MacCallbacks<MacContext<Family>, Family> {
     using Context = MacContext<Family>;
     using Stale = typename KeyedStart<Family>::Stale;
 
@@ -135,22 +136,6 @@ struct Mac : ContextLifecycle<MacContext<Family>> {
     static int set_ctx_params(void* vctx, const OSSL_PARAM params[]) noexcept {
         auto* ctx = static_cast<Context*>(vctx);
         return configure(ctx, params, KeyArgument{}, Stale::cleanse) ? 1 : 0;
-    }
-
-    static const OSSL_PARAM* settable_ctx_params(void*, void*) noexcept {
-        return kMacSettableCtxParams;
-    }
-
-    static int get_ctx_params(void* vctx, OSSL_PARAM params[]) noexcept {
-        const auto* ctx = static_cast<const Context*>(vctx);
-        return get_mac_ctx_params<Family>(ctx->provider, params, ctx->output_size(),
-                                          ctx->kernel->name)
-                   ? 1
-                   : 0;
-    }
-
-    static const OSSL_PARAM* gettable_ctx_params(void*, void*) noexcept {
-        return kMacGettableCtxParams;
     }
 };
 

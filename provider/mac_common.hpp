@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "context_memory.hpp"
 #include "errors.hpp"
 #include "params.hpp"
 #include "provider_context.hpp"
@@ -54,5 +55,28 @@ bool get_mac_ctx_params(const ProviderContext* provider, OSSL_PARAM params[], si
 extern const OSSL_PARAM kMacSettableCtxParams[];
 
 extern const OSSL_PARAM kMacGettableCtxParams[];
+
+// The MAC callbacks every MAC context of `Family` shares: its life cycle, the ctx param tables
+// and the gettable ctx params. Each MAC's callback type derives from this with its own context
+// type (so the symbols still name the algorithm) and adds init, update, final and
+// set_ctx_params. `Context::served_by()` names the kernel that serves the context.
+template <class Context, class Family>
+struct MacCallbacks : ContextLifecycle<Context> {
+    static const OSSL_PARAM* settable_ctx_params(void*, void*) noexcept {
+        return kMacSettableCtxParams;
+    }
+
+    static int get_ctx_params(void* vctx, OSSL_PARAM params[]) noexcept {
+        const auto* ctx = static_cast<const Context*>(vctx);
+        return get_mac_ctx_params<Family>(ctx->provider, params, ctx->output_size(),
+                                          ctx->served_by())
+                   ? 1
+                   : 0;
+    }
+
+    static const OSSL_PARAM* gettable_ctx_params(void*, void*) noexcept {
+        return kMacGettableCtxParams;
+    }
+};
 
 }  // namespace blake2simd

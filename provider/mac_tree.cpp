@@ -29,11 +29,12 @@ struct TreeMacContext {
     TreeEngine<Family> engine;
 
     size_t output_size() const noexcept { return kTreeDigestBytes<Family>; }
+    const char* served_by() const noexcept { return lanes.name; }
 };
 
 // The callbacks of one family's tree MAC; their symbols name the family.
 template <class Family>
-struct TreeMac : ContextLifecycle<TreeMacContext<Family>> {
+struct TreeMac : MacCallbacks<TreeMacContext<Family>, Family> {
     using Context = TreeMacContext<Family>;
 
     // Validates the params and the key argument (nullptr: none) completely, then stores the
@@ -79,22 +80,6 @@ struct TreeMac : ContextLifecycle<TreeMacContext<Family>> {
 
     static int set_ctx_params(void* vctx, const OSSL_PARAM params[]) noexcept {
         return configure(static_cast<Context*>(vctx), params, KeyArgument{}) ? 1 : 0;
-    }
-
-    static const OSSL_PARAM* settable_ctx_params(void*, void*) noexcept {
-        return kMacSettableCtxParams;
-    }
-
-    static int get_ctx_params(void* vctx, OSSL_PARAM params[]) noexcept {
-        const auto* ctx = static_cast<const Context*>(vctx);
-        return get_mac_ctx_params<Family>(ctx->provider, params, ctx->output_size(),
-                                          ctx->lanes.name)
-                   ? 1
-                   : 0;
-    }
-
-    static const OSSL_PARAM* gettable_ctx_params(void*, void*) noexcept {
-        return kMacGettableCtxParams;
     }
 };
 
