@@ -51,11 +51,15 @@ add_test(NAME system.deb COMMAND Python3::Interpreter ${_b2_system_dir}/system_d
 foreach(_b2_suite bookworm trixie)
   add_test(NAME system.root_${_b2_suite}
            COMMAND Python3::Interpreter ${_b2_system_dir}/system_root.py ${_b2_deb_args}
-                   --suite ${_b2_suite} --cache-dir /var/cache/blake2simd-ci/deploy)
+                   --suite ${_b2_suite})
 endforeach()
 
+# The CI jobs' Debian mirror comes from the host's apt sources, never from a host spelled here.
+add_test(NAME system.debian_mirror
+         COMMAND Python3::Interpreter ${_b2_system_dir}/check_debian_mirror.py ${PROJECT_SOURCE_DIR})
+
 set(_b2_system_tests system.config system.apps system.install system.deb system.root_bookworm
-                     system.root_trixie)
+                     system.root_trixie system.debian_mirror)
 set_tests_properties(${_b2_system_tests} PROPERTIES LABELS system SKIP_RETURN_CODE 77 TIMEOUT 300)
 set_tests_properties(system.root_bookworm system.root_trixie PROPERTIES TIMEOUT 1200)
 # They run the build tree's install script, which rewrites its install_manifest.txt.

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 # The .deb on a real, minimal Debian: install, `blake2simd-config enable`, `status`, purge while
 # enabled (openssl and update-ca-certificates keep working), reinstall, `disable` (byte-identical
-# openssl.cnf), purge. Runs in a chroot made by debootstrap once and cached outside the clone.
+# openssl.cnf), purge. Runs in a copy of the shared pristine root (tools/ci/debian-root.sh) with
+# the package's dependencies added, made once and cached outside the clone.
 # SPDX-License-Identifier: Apache-2.0
 #
-# Needs root, chroot and debootstrap, the Debian mirror the host uses (only for the first run) and
-# a host that is not itself inside a chroot; otherwise it reports itself skipped (77). No mounts:
-# nothing here needs /proc, and debootstrap creates the /dev nodes.
+# Needs root, chroot and debootstrap, the Debian mirror the host's apt sources name (only for the
+# first run) and a host that is not itself inside a chroot; otherwise it reports itself skipped
+# (77). No mounts: nothing here needs /proc, and debootstrap creates the /dev nodes.
 import argparse
 import os
 import pathlib
@@ -20,15 +21,7 @@ from system_deb import TOOL, build_deb, deb_arguments
 
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 STOCK_CNF = "etc/ssl/openssl.cnf"
-
-
-def host_mirror():
-    sources = pathlib.Path("/etc/apt/sources.list.d/debian.sources")
-    if sources.is_file():
-        for line in sources.read_text().splitlines():
-            if line.startswith("URIs:"):
-                return line.split()[1]
-    return "http://deb.debian.org/debian"
+DEBIAN_ROOT = pathlib.Path(__file__).resolve().parent.parent / "tools/ci/debian-root.sh"
 
 
 def check_prerequisites():
@@ -47,24 +40,33 @@ def check_prerequisites():
 
 
 def cached_base(cache, suite):
-    """A minimal Debian root with the package's dependencies, made once per suite."""
+    """A copy of the shared pristine root of the suite with the package's dependencies, made once."""
     base = cache / f"{suite}-base"
     if (base / ".ok").is_file():
         return base
-    cache.mkdir(parents=True, exist_ok=True)
-    work = pathlib.Path(tempfile.mkdtemp(prefix=f"{suite}-new-", dir=cache))
-    log = cache / f"debootstrap-{suite}.log"
-    print(f"note: making the {suite} root (once; log {log})")
-    with open(log, "w") as out:
-        made = subprocess.run(["debootstrap", "--variant=minbase",
-                               "--include=openssl,ca-certificates,python3", suite, work,
-                               host_mirror()], stdout=out, stderr=subprocess.STDOUT, timeout=1500)
+    made = subprocess.run(["sh", str(DEBIAN_ROOT), suite], stdout=subprocess.PIPE, text=True,
+                          timeout=1500)
     if made.returncode != 0:
-        subprocess.run(["rm", "-rf", "--one-file-system", work])
-        skip(f"debootstrap {suite} failed (mirror unreachable?): see {log}")
+        skip(f"no pristine {suite} root (tools/ci/debian-root.sh said why above)")
+    cache.mkdir(parents=True, exist_ok=True)
+    work = pathlib.Path(tempfile.mkdtemp(prefix=f"{suite}-new-", dir=cache)) / "root"
+    subprocess.run(["cp", "-a", made.stdout.strip(), work], check=True)
+    shutil.copy("/etc/resolv.conf", work / "etc/resolv.conf")
+    log = cache / f"provision-{suite}.log"
+    print(f"note: installing openssl, ca-certificates, python3 into the {suite} root (log {log})")
+    with open(log, "w") as out:
+        installed = subprocess.run(
+            ["chroot", work, "/usr/bin/env", "-i", f"PATH={PATH}", "DEBIAN_FRONTEND=noninteractive",
+             "sh", "-c", "apt-get update -q && apt-get install -y -q --no-install-recommends "
+             "openssl ca-certificates python3 && apt-get clean"],
+            stdout=out, stderr=subprocess.STDOUT, timeout=1500)
+    if installed.returncode != 0:
+        subprocess.run(["rm", "-rf", "--one-file-system", work.parent])
+        skip(f"installing into the {suite} root failed (mirror unreachable?): see {log}")
     if base.exists():
         subprocess.run(["rm", "-rf", "--one-file-system", base])
     work.rename(base)
+    work.parent.rmdir()
     (base / ".ok").touch()
     return base
 
@@ -110,13 +112,15 @@ def openssl_works(c, root, label):
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     deb_arguments(parser)
-    parser.add_argument("--cache-dir", required=True, help="where the debootstrapped root lives")
+    parser.add_argument("--cache-dir", help="where the prepared roots live (default: "
+                        "$B2_CI_CACHE/deploy, B2_CI_CACHE defaulting to /var/cache/blake2simd-ci)")
     parser.add_argument("--suite", default="bookworm")
     args = parser.parse_args()
     check_prerequisites()
 
     c = Tally("system_root", verbose=True)
-    cache = pathlib.Path(args.cache_dir)
+    cache = pathlib.Path(args.cache_dir or os.path.join(
+        os.environ.get("B2_CI_CACHE") or "/var/cache/blake2simd-ci", "deploy"))
     with tempfile.TemporaryDirectory(prefix="b2sys-root-") as tmp:
         deb = build_deb(c, args, pathlib.Path(tmp))
         base = cached_base(cache, args.suite)

@@ -40,6 +40,14 @@ table="$cache/table.txt"
 : >"$table"
 failed=""
 
+# configure_and_build [cmake args...]: the tree $dir for $type with $cc/$cxx, through ccache.
+configure_and_build() {
+    cmake -S "$source_dir" -B "$dir" -DCMAKE_BUILD_TYPE="$type" -DB2_WERROR=ON \
+        -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" \
+        -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache "$@" &&
+        cmake --build "$dir" -j "$jobs"
+}
+
 # run_build NAME C CXX BUILD_TYPE TEST(yes|no) [cmake args...]; ctest gets $ctest_args.
 ctest_args=""
 run_build() {
@@ -53,13 +61,13 @@ run_build() {
         rm -rf "$dir"
     fi
     t0=$(date +%s)
-    if ! {
-        cmake -S "$source_dir" -B "$dir" -DCMAKE_BUILD_TYPE="$type" -DB2_WERROR=ON \
-            -DCMAKE_INSTALL_PREFIX=/usr \
-            -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" \
-            -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache "$@" &&
-            cmake --build "$dir" -j "$jobs"
-    } >"$log" 2>&1; then
+    reused=no
+    [ -f "$dir/CMakeCache.txt" ] && reused=yes
+    # A reused tree that fails (a run killed midway can leave a truncated object behind) is
+    # built once more from nothing, so a broken cache costs time, never the verdict.
+    if ! configure_and_build "$@" >"$log" 2>&1 &&
+        ! { [ "$reused" = yes ] && echo "ci-builds: $name: the reused tree failed; building it anew" &&
+            rm -rf "$dir" && configure_and_build "$@" >"$log" 2>&1; }; then
         tail -n 40 "$log"
         echo "ci-builds: $name: BUILD FAILED (log: $log)"
         printf '%-22s %-14s %6s %6s  %s\n' "$name" "$type" "$(($(date +%s) - t0))" - \

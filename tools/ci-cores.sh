@@ -5,7 +5,8 @@
 #              provider and CLI tests built against 4.0
 #   hidden     the same 4.0 core with libcrypto.so.3 hidden: KAT and CLI checks
 #   evp_test   OpenSSL 4.0's own test/evp_test with our module
-# usage: tools/ci-cores.sh [all|debian13|openssl40|hidden|evp_test]...   (default: all; run as root)
+#   core40     only fetch and build the 4.0 tree the three jobs above use (they build it if absent)
+# usage: tools/ci-cores.sh [all|core40|debian13|openssl40|hidden|evp_test]...   (default: all; root)
 # The module comes from the main build (B2_MAIN_BUILD, default build: tools/quickstart.sh test
 # makes it; built here if absent). Caches (Debian root, OpenSSL tree) live outside the clone, under
 # B2_CI_CACHE (default /var/cache/blake2simd-ci). Prints each job's wall time and a summary line.
@@ -50,9 +51,10 @@ for job in "$@"; do
         timed evp_test job_evp_test
         timed debian13 job_debian13
         ;;
+    core40) timed openssl40-core-build openssl40_tree ;;
     debian13 | openssl40 | hidden | evp_test) timed "$job" "job_$job" ;;
     *)
-        echo "usage: $0 [all|debian13|openssl40|hidden|evp_test]..." >&2
+        echo "usage: $0 [all|core40|debian13|openssl40|hidden|evp_test]..." >&2
         exit 2
         ;;
     esac

@@ -7,12 +7,13 @@
 #
 # Why a Debian 12 root: libssl-dev:<arch> must be exactly the host's libssl-dev version, and a
 # long-lived host rarely has exactly the archive's; a root made from the archive always does.
-# The root is made once (debootstrap) and kept in /var/cache/blake2simd-ci/cross/, with the
-# build trees, so a warm run only rebuilds what changed. The source is bind-mounted read-only.
+# The root is a copy of the shared pristine Debian 12 root (tools/ci/debian-root.sh), provisioned
+# once and kept in B2_CI_CACHE/cross/ with the build trees, so a warm run only rebuilds what
+# changed; a provisioning that was cut short is done again. The source is bind-mounted read-only.
 #
 # usage: tools/ci-cross.sh [ARCH ...]      (default: arm64 s390x; root; Debian 12 host)
-# Environment: B2_CI_CACHE (default /var/cache/blake2simd-ci), B2_CROSS_MIRROR (default: the
-# host's Debian mirror). Prints one summary line with the duration; exits non-zero on failure.
+# Environment: B2_CI_CACHE (default /var/cache/blake2simd-ci). Prints one summary line with the
+# duration; exits non-zero on failure.
 # SPDX-License-Identifier: Apache-2.0
 set -euo pipefail
 SECONDS=0
@@ -20,9 +21,6 @@ source_dir=$(cd "$(dirname "$0")/.." && pwd)
 cache=${B2_CI_CACHE:-/var/cache/blake2simd-ci}/cross
 root=$cache/bookworm
 archs=${*:-arm64 s390x}
-mirror=${B2_CROSS_MIRROR:-$(awk '/^URIs:/{print $2; exit}' /etc/apt/sources.list.d/debian.sources \
-    2>/dev/null || true)}
-mirror=${mirror:-http://deb.debian.org/debian}
 
 triplet_of() { case $1 in arm64) echo aarch64-linux-gnu ;; s390x) echo s390x-linux-gnu ;;
     *) echo "ci-cross: unknown architecture $1" >&2; return 1 ;; esac; }
@@ -55,20 +53,19 @@ in_root() {
 }
 
 make_root() {
-    if [ ! -f "$root/.b2-debootstrapped" ]; then
-        command -v debootstrap >/dev/null || {
-            apt-get update -q && apt-get install -y -q --no-install-recommends debootstrap
-        }
+    if [ ! -f "$root/.b2-copied" ]; then
+        local base
+        base=$(sh "$source_dir/tools/ci/debian-root.sh" bookworm)
         unmount_all
         rm -rf --one-file-system "$root"
-        echo "ci-cross: making a Debian 12 root in $root (log: $cache/debootstrap.log)"
-        debootstrap --variant=minbase bookworm "$root" "$mirror" >"$cache/debootstrap.log" 2>&1
-        touch "$root/.b2-debootstrapped"
+        cp -a "$base" "$root"
+        touch "$root/.b2-copied"
     fi
     [ -f "$stamp" ] && return 0
     echo "ci-cross: installing into the root:$packages (log: $cache/provision.log)"
     cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
     {
+        in_root dpkg --configure -a # a provisioning killed midway left packages half-installed
         for arch in $archs; do
             in_root dpkg --add-architecture "$arch"
         done
@@ -114,13 +111,17 @@ cross_build_and_test() {
         'exec $qemu /opt/openssl-$arch/usr/bin/openssl \"\$@\"' >/opt/openssl-$arch/wrapper/openssl
         chmod +x /opt/openssl-$arch/wrapper/openssl"
     local start=$SECONDS
-    # A fresh clone is all new to make; ccache (by content) makes its rebuild cheap.
+    # A fresh clone is all new to make; ccache (by content) makes its rebuild cheap. A tree
+    # without the stamp of a finished build (a run killed midway) is built anew.
     if ! in_root sh -c "set -e
         export CCACHE_DIR=/build/ccache CCACHE_BASEDIR=/src CCACHE_NOHASHDIR=1
+        [ -f $build/.b2-built ] || rm -rf $build
+        rm -f $build/.b2-built
         cmake -S /src -B $build -DCMAKE_TOOLCHAIN_FILE=/src/cmake/toolchain-$arch.cmake \
             -DCMAKE_BUILD_TYPE=RelWithDebInfo -DB2_WERROR=ON \
             -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
         cmake --build $build -j2
+        touch $build/.b2-built
         PATH=/opt/openssl-$arch/wrapper:\$PATH ctest --test-dir $build -j2 \
             --output-on-failure -LE '^(system|slow)\$' -E '^hardening\.load_unload_1000\$'
         echo '--- facts:'

@@ -7,8 +7,8 @@
 # suite runs with g++ in the matrix, default "Release Debug"; RelWithDebInfo is the quick start's),
 # B2_D13_CTEST_ARGS (what those suites leave out; default the CPU-model emulations under qemu and
 # the 4 GiB input, about 70% of the suite's time, which the quick start's suite runs; "" for all).
-# The root is made once by debootstrap; each run starts from a pristine copy of it, so the quick
-# start installs its own packages. Downloaded .debs and compiler output are cached beside it.
+# Each run starts from a fresh copy of the shared pristine Debian 13 root (tools/ci/debian-root.sh),
+# so the quick start installs its own packages. Downloaded .debs and compiler output are cached beside it.
 # SPDX-License-Identifier: Apache-2.0
 # shellcheck disable=SC2016 # commands in single quotes run in the root
 set -eu
@@ -23,24 +23,10 @@ if [ "${B2_D13_IN_NAMESPACE:-}" != 1 ]; then
     B2_D13_IN_NAMESPACE=1 exec flock "$cache/.lock" unshare -m --propagation private sh "$0" "$@"
 fi
 
-base=$cache/base
+base=$(sh "$repo/tools/ci/debian-root.sh" trixie)
 root=$cache/root
 logs=$cache/logs
 mkdir -p "$logs" "$cache/archives/partial" "$cache/ccache"
-
-if [ ! -f "$base/.ok" ]; then
-    command -v debootstrap >/dev/null ||
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends debootstrap >/dev/null
-    mirror=$(awk '/^URIs:/{print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
-    rm -rf --one-file-system "$base"
-    echo "debian13: making the Debian 13 root (debootstrap, once per machine)"
-    debootstrap --variant=minbase trixie "$base" "${mirror:-http://deb.debian.org/debian}" \
-        >"$logs/debootstrap.log" 2>&1 || {
-        tail -n 20 "$logs/debootstrap.log"
-        exit 1
-    }
-    touch "$base/.ok"
-fi
 
 if grep -q " $root/" /proc/mounts; then
     echo "debian13: something is mounted under $root: unmount it first" >&2

@@ -3,7 +3,7 @@
 # need: libcrypto (and libssl, which apps/openssl links), apps/openssl and test/evp_test. Built once per
 # machine: the tree is kept under CACHE and reused while its stamp names the same version.
 # usage: tools/ci/openssl-core.sh SUITE CACHE   (e.g. experimental /var/cache/blake2simd-ci/openssl-4.0)
-# Prints the tree's path as its last line. Mirrors can lag their own index, so the versions the index
+# Prints the tree's path as its last line. A tree that a killed run left unbuilt is fetched and built again. Mirrors can lag their own index, so the versions the index
 # lists are tried newest first and the first one that downloads is used.
 # SPDX-License-Identifier: Apache-2.0
 # shellcheck disable=SC2086 # apt_options and missing are word lists
@@ -23,8 +23,7 @@ if [ -n "${missing:-}" ]; then
 fi
 
 # A private apt configuration: the host's sources stay as they are.
-mirror=$(awk '/^URIs:/{print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
-mirror=${mirror:-http://deb.debian.org/debian}
+mirror=$(sh "$(dirname "$0")/debian-mirror.sh")
 apt_dir=$cache/apt
 mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial"
 echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" \
@@ -32,7 +31,12 @@ echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror
 apt_options="-o Dir::Etc::SourceList=$apt_dir/sources.list -o Dir::Etc::SourceParts=/nonexistent
     -o Dir::State::Lists=$apt_dir/lists -o Dir::Cache=$apt_dir -o Dir::Cache::archives=$apt_dir/archives"
 
-if [ -f "$cache/tree" ] && [ -f "$(cat "$cache/tree")/.blake2simd-built" ]; then
+# A tree counts as built only with its stamp (written last) and the programs the jobs run.
+built() {
+    [ -f "$1/.blake2simd-built" ] && [ -x "$1/apps/openssl" ] && [ -x "$1/test/evp_test" ]
+}
+
+if [ -f "$cache/tree" ] && built "$(cat "$cache/tree")"; then
     tree=$(cat "$cache/tree")
     echo "openssl-core: cached $(cat "$cache/version") from Debian $suite in $tree" >&2
     echo "$tree"
