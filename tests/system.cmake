@@ -27,7 +27,8 @@ add_test(NAME system.config
          COMMAND Python3::Interpreter ${_b2_system_dir}/system_config.py
                  --tool ${PROJECT_BINARY_DIR}/dist/blake2simd-config --openssl ${B2_OPENSSL_CLI}
                  --module $<TARGET_FILE:blake2simd> --legacy-app $<TARGET_FILE:b2_legacy_app>
-                 --data-dir ${_b2_system_dir}/data ${_b2_sanitizer_arg})
+                 --data-dir ${_b2_system_dir}/data --work-dir ${CMAKE_CURRENT_BINARY_DIR}
+                 ${_b2_sanitizer_arg})
 
 add_test(NAME system.apps
          COMMAND Python3::Interpreter ${_b2_system_dir}/system_apps.py
