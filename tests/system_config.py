@@ -249,6 +249,9 @@ def refusals(c, args, workdir, stock):
         ".include of a file the tool cannot see": stock.replace(
             "# .include fipsmodule.cnf", f".include {workdir}/included.cnf", 1),
         "key set in another section": stock + "\n[ other ]\nopenssl_init::alg_section = x\n",
+        # OpenSSL runs every `providers.<anything>` line as the providers module
+        "a second providers line": stock + "\n[openssl_init]\nproviders.2 = other_sect\n"
+                                            "[other_sect]\n",
     }
     (workdir / "included.cnf").write_text("[ openssl_init ]\nalg_section = inc_algs\n"
                                           "[ inc_algs ]\ndefault_properties = fips=no\n")

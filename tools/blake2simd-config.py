@@ -195,6 +195,12 @@ def make_block(text, module, active_before):
         init = cnf.unused_name("openssl_init")
         add("default", f"openssl_conf = {init}")
 
+    for key in cnf.sections.get(init, {}):
+        # OpenSSL runs `providers.2 = x` as the providers module too (the name up to the last
+        # dot names the module): a second provider list this tool would not follow.
+        if "." in key and key.rsplit(".", 1)[0] in ("providers", "alg_section"):
+            raise Refusal(f"[{init}] {key} is a second {key.rsplit('.', 1)[0]} line; "
+                          "edit this file by hand")
     providers = cnf.referenced_section(init, "providers", "the provider section")
     if providers is None:
         providers = cnf.unused_name("provider_sect")
