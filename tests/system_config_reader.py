@@ -170,6 +170,32 @@ def tool_verdict(tool, libcrypto, path, data):
         return "refused by the reader", str(refusal)
 
 
+def comparison_catches(c, tool, libcrypto, work):
+    """The tool's comparison itself (its --parse child and NCONF_load): given a reading that
+    differs from the file on one item, it refuses and names that item."""
+    if not hasattr(tool, "check_reading"):
+        c.check(False, "the tool compares its reading with NCONF_load (check_reading)")
+        return
+    path = work / "differs.cnf"
+    text = ("openssl_conf = init\n[init]\nalg_section = algs\n[algs]\n"
+            "default_properties = {}\n")
+    path.write_text(text.format("fips=yes"))
+    for reading, item in ((text.format("?fips=yes"), "default_properties"),
+                          (text.replace("init", "other"), "openssl_conf")):
+        try:
+            tool.check_reading(libcrypto, str(path), tool.Cnf(reading))
+            said = "(no refusal)"
+        except tool.Refusal as refusal:
+            said = str(refusal)
+        c.check(item in said and "NCONF_load" in said,
+                f"a reading that differs on {item} is refused, naming it", said)
+    try:
+        tool.check_reading(libcrypto, str(path), tool.Cnf(text.format("fips=yes")))
+        c.check(True, "the same reading passes the comparison")
+    except tool.Refusal as refusal:
+        c.check(False, "the same reading passes the comparison", str(refusal))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tool", required=True)
@@ -195,6 +221,7 @@ def main():
         work = pathlib.Path(tmp)
         include = work / "inc.cnf"
         include.write_text("[ init ]\nalg_section = inc\n[ inc ]\ndefault_properties = fips=yes\n")
+        comparison_catches(c, tool, args.libcrypto, work)
         path = work / "case.cnf"
         done = 0
         while done < args.cases and time.monotonic() < deadline:

@@ -30,7 +30,6 @@ import shutil
 import stat
 import subprocess
 import sys
-import tempfile
 
 VERSION = "@PROJECT_VERSION@"
 INSTALLED_MODULE = "@B2_MODULE_INSTALL_PATH@"
@@ -146,11 +145,10 @@ def summarize(sections):
     providers = get(init, "providers")
     listed = dict(sections.get(providers, {})) if providers is not None else {}
     algorithms = get(init, "alg_section")
-    return {"sections (an .include adds some)": sorted(sections), "openssl_conf": init,
-            "providers": providers, "the provider list": listed,
+    return {"openssl_conf": init, "providers": providers, "the provider list": listed,
             "activate": {name: get(section, "activate") for name, section in listed.items()},
-            "alg_section": algorithms,
-            "default_properties": get(algorithms, "default_properties")}
+            "alg_section": algorithms, "default_properties": get(algorithms, "default_properties"),
+            "the section names (an .include adds some)": sorted(sections)}
 
 
 def split_block(text):
