@@ -529,7 +529,8 @@ def check_programs(args):
     """As root, the openssl program and libcrypto the checks run must be root's alone too."""
     if os.geteuid() != 0:
         return
-    check_trusted(args.openssl, f"the openssl program {args.openssl}")
+    program = shutil.which(args.openssl) or args.openssl
+    check_trusted(program, f"the openssl program {program}")
     libcrypto = libcrypto_of(args)
     if os.path.isabs(libcrypto):
         check_trusted(libcrypto, f"libcrypto {libcrypto}")
