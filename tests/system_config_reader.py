@@ -145,7 +145,8 @@ def text(rng, include):
         lines[0:0] = ["openssl_conf = init", "[init]", "providers = provs",
                       "alg_section = algs", "[provs]", "default = d_sect", "[d_sect]",
                       "activate = 1", "[algs]", "default_properties = ?fips=yes"]
-        rng.shuffle(lines) if rng.random() < 0.2 else None
+        if rng.random() < 0.2:
+            rng.shuffle(lines)
     newline = "\r\n" if rng.random() < 0.15 else "\n"
     body = newline.join(lines) + (newline if rng.random() < 0.9 else "")
     return ("\ufeff" if rng.random() < 0.1 else "") + body
