@@ -492,7 +492,7 @@ def judge(what, component, info):
                   "and OpenSSL would then run their code in every program, root's included; "
                   "make every directory on the way and the file itself root's and not group/"
                   "other-writable (a sticky world-writable directory like /tmp is not safe "
-                  "either), then run it again; nothing written")
+                  "either), then run it again")
 
 
 def check_trusted(path, what):
