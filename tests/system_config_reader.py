@@ -11,7 +11,7 @@
 # writing, or its own comparison with NCONF_load) or its reading of what decides which providers
 # load (openssl_conf, the provider list, each provider's activate, alg_section,
 # default_properties, the section names) equals the reference. Bounded by a case count and a few
-# seconds of wall time; the seed is printed so that a failure can be replayed with --seed.
+# seconds of wall time; the seed is fixed (CI runs repeat) and --seed N explores others.
 import argparse
 import ctypes
 import importlib.machinery
@@ -201,7 +201,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tool", required=True)
     parser.add_argument("--libcrypto", required=True)
-    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=23,
+                        help="the generator's seed (fixed, so that CI runs are repeatable)")
     parser.add_argument("--cases", type=int, default=1500)
     parser.add_argument("--seconds", type=float, default=4.0)
     args = parser.parse_args()
@@ -212,7 +213,7 @@ def main():
     except (OSError, AttributeError) as error:
         skip(f"cannot use libcrypto {args.libcrypto} through ctypes: {error}")
     tool = load_tool(args.tool)
-    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
+    seed = args.seed
     print(f"seed {seed} (replay: --seed {seed})")
     rng = random.Random(seed)
     c = Tally("system_config_reader")
