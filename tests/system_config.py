@@ -43,8 +43,6 @@ class Machine:
     def tool(self, *command, config=None, module=None, openssl=None, env=None):
         cmd = [sys.executable, self.args.tool, *command, "--config", config or self.link,
                "--module", module or self.module, "--openssl", openssl or self.args.openssl]
-        if command[0] == "disable":
-            cmd[cmd.index("--module"):cmd.index("--module") + 2] = []
         return subprocess.run([str(c) for c in cmd], stdin=subprocess.DEVNULL,
                               capture_output=True, text=True, timeout=300,
                               env=env or {k: v for k, v in os.environ.items()
