@@ -649,7 +649,8 @@ def verified_write(real, checked, old_text, new_text, verify):
     scratch = None
     try:
         status = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
-        if (status.st_dev, status.st_ino) != (checked.st_dev, checked.st_ino):
+        if ((status.st_dev, status.st_ino, status.st_nlink) !=
+                (checked.st_dev, checked.st_ino, checked.st_nlink)):
             raise Refusal(f"{real} was replaced while blake2simd-config was working; nothing "
                           "written, run it again")
         scratch = scratch_copy(dir_fd, name, encode(new_text), status)
