@@ -27,7 +27,14 @@ add_test(NAME system.config
          COMMAND Python3::Interpreter ${_b2_system_dir}/system_config.py
                  --tool ${PROJECT_BINARY_DIR}/dist/blake2simd-config --openssl ${B2_OPENSSL_CLI}
                  --module $<TARGET_FILE:blake2simd> --legacy-app $<TARGET_FILE:b2_legacy_app>
-                 --data-dir ${_b2_system_dir}/data ${_b2_sanitizer_arg})
+                 --data-dir ${_b2_system_dir}/data --work-dir ${CMAKE_CURRENT_BINARY_DIR}
+                 ${_b2_sanitizer_arg})
+
+# Generated openssl.cnf texts: the tool's reading agrees with NCONF_load or the tool refuses.
+add_test(NAME system.config_reader
+         COMMAND Python3::Interpreter ${_b2_system_dir}/system_config_reader.py
+                 --tool ${PROJECT_BINARY_DIR}/dist/blake2simd-config
+                 --libcrypto ${OPENSSL_CRYPTO_LIBRARY})
 
 add_test(NAME system.apps
          COMMAND Python3::Interpreter ${_b2_system_dir}/system_apps.py
@@ -58,8 +65,8 @@ endforeach()
 add_test(NAME system.debian_mirror
          COMMAND Python3::Interpreter ${_b2_system_dir}/check_debian_mirror.py ${PROJECT_SOURCE_DIR})
 
-set(_b2_system_tests system.config system.apps system.install system.deb system.root_bookworm
-                     system.root_trixie system.debian_mirror)
+set(_b2_system_tests system.config system.config_reader system.apps system.install system.deb
+                     system.root_bookworm system.root_trixie system.debian_mirror)
 set_tests_properties(${_b2_system_tests} PROPERTIES LABELS system SKIP_RETURN_CODE 77 TIMEOUT 300)
 set_tests_properties(system.root_bookworm system.root_trixie PROPERTIES TIMEOUT 1200)
 # They run the build tree's install script, which rewrites its install_manifest.txt.

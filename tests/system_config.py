@@ -10,6 +10,7 @@ import argparse
 import hashlib
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -34,17 +35,18 @@ class Machine:
         self.module.parent.mkdir(parents=True)
         self.real.write_bytes(stock_text.encode())
         self.link.symlink_to(self.real)
-        shutil.copy(args.module, self.module)
+        shared_module_copy(args, root.parent, self.module)
         self.data = root / "data.bin"
         self.data.write_bytes(os.urandom(3000))
         self.key = root / "key.pem"
 
-    def tool(self, *command):
-        cmd = [sys.executable, self.args.tool, *command, "--config", self.link,
-               "--module", self.module, "--openssl", self.args.openssl]
+    def tool(self, *command, config=None, module=None, openssl=None, env=None):
+        cmd = [sys.executable, self.args.tool, *command, "--config", config or self.link,
+               "--module", module or self.module, "--openssl", openssl or self.args.openssl]
         return subprocess.run([str(c) for c in cmd], stdin=subprocess.DEVNULL,
                               capture_output=True, text=True, timeout=300,
-                              env={k: v for k, v in os.environ.items() if k != "OPENSSL_CONF"})
+                              env=env or {k: v for k, v in os.environ.items()
+                                          if k != "OPENSSL_CONF"})
 
     def legacy_app(self):
         result = run([self.args.legacy_app, self.data], self.link)
@@ -56,6 +58,31 @@ class Machine:
 
     def text(self):
         return self.real.read_bytes()
+
+
+def shared_module_copy(args, directory, target):
+    """A hard link to one root-owned copy of the module per scratch tree: a copy per machine
+    would take megabytes each, and the tree must be trusted (root-owned, not group/other
+    writable) for the tool to accept the module."""
+    master = directory / ".module-master.so"
+    if not master.exists():
+        shutil.copy(args.module, master)
+        master.chmod(0o644)
+    os.link(master, target)
+
+
+def untrusted_reason(path):
+    """Why blake2simd-config must not trust `path` (None: it may): like sshd's StrictModes, the
+    resolved file and every directory above it owned by root (or by us) and not writable by
+    group or others. Written independently of the tool's own check."""
+    real = pathlib.Path(os.path.realpath(path))
+    for component in [real, *real.parents]:
+        info = component.stat()
+        if info.st_uid not in (0, os.geteuid()):
+            return f"{component} is owned by uid {info.st_uid}"
+        if info.st_mode & 0o022:
+            return f"{component} has mode {oct(info.st_mode & 0o7777)}"
+    return None
 
 
 # What `status` must say serves each algorithm (OpenSSL's default provider has no tree modes).
@@ -154,8 +181,10 @@ def scenario(c, args, workdir, name, stock, legacy):
             f"[{label}] the symlink is kept, its target edited")
     c.check(m.text() != original and b".include" not in m.text()[len(original):],
             f"[{label}] enable appended a block without .include")
-    backup = pathlib.Path(str(m.real) + ".blake2simd-config.bak")
-    c.check(backup.is_file() and backup.read_bytes() == original, f"[{label}] backup kept")
+    # No backup: after `disable` one would hold the enabled file, and restoring "the backup"
+    # would silently enable blake2simd again (disable is the undo).
+    c.check(not pathlib.Path(str(m.real) + ".blake2simd-config.bak").exists(),
+            f"[{label}] no backup file left next to openssl.cnf")
     after = providers(args.openssl, m.link)
     c.equal(after, dict(before, blake2simd="active"), f"[{label}] providers after enable")
     check_served(c, m, f"{label}, enabled", by_blake2simd=True)
@@ -218,6 +247,9 @@ def refusals(c, args, workdir, stock):
         ".include of a file the tool cannot see": stock.replace(
             "# .include fipsmodule.cnf", f".include {workdir}/included.cnf", 1),
         "key set in another section": stock + "\n[ other ]\nopenssl_init::alg_section = x\n",
+        # OpenSSL runs every `providers.<anything>` line as the providers module
+        "a second providers line": stock + "\n[openssl_init]\nproviders.2 = other_sect\n"
+                                            "[other_sect]\n",
     }
     (workdir / "included.cnf").write_text("[ openssl_init ]\nalg_section = inc_algs\n"
                                           "[ inc_algs ]\ndefault_properties = fips=no\n")
@@ -301,10 +333,12 @@ def unusable_libcrypto(c, args, workdir, stock):
 
 
 def careful_writes(c, args, workdir, stock):
-    """Mode and owner are kept, and a link planted at the backup name is replaced, not followed."""
+    """Mode and owner are kept, and nothing is written through a link planted at the old
+    backup name."""
     m = Machine(args, workdir / "careful", stock)
     m.real.chmod(0o640)
-    owner = (65534, 65534) if os.geteuid() == 0 else (os.geteuid(), os.getegid())
+    # a group other than ours (the owner must stay root: a file others own is refused)
+    owner = (0, 65534) if os.geteuid() == 0 else (os.geteuid(), os.getegid())
     if os.geteuid() == 0:
         os.chown(m.real, *owner)
     victim = m.root / "victim"
@@ -316,10 +350,9 @@ def careful_writes(c, args, workdir, stock):
     info = m.real.stat()
     c.equal((oct(info.st_mode & 0o7777), info.st_uid, info.st_gid), (oct(0o640), *owner),
             "[careful] mode and owner of the edited file kept")
-    c.check(victim.read_bytes() == b"not a backup\n" and not backup.is_symlink()
-            and backup.read_bytes() == stock.encode(),
-            "[careful] the backup replaces a link at its name instead of writing through it")
-    leftovers = [p.name for p in m.real.parent.iterdir() if p.name.startswith(".blake2simd")]
+    c.check(victim.read_bytes() == b"not a backup\n" and backup.is_symlink(),
+            "[careful] nothing written through a link planted at the old backup name")
+    leftovers = [p.name for p in m.real.parent.iterdir() if "blake2simd-config-" in p.name]
     c.equal(leftovers, [], "[careful] no scratch files left behind")
 
 
@@ -348,6 +381,231 @@ def not_root(c, args, workdir, stock):
     c.check(m.text() == stock.encode(), "[not root] file unchanged")
 
 
+def refused_unchanged(c, m, label, result, words, before):
+    """`result` is a refusal whose message has every one of `words`, and the file still holds
+    `before`."""
+    said = result.stderr
+    c.check(result.returncode != 0 and all(w in said for w in words) and "Traceback" not in said,
+            f"[{label}] refused, saying {' / '.join(words)}", describe(result))
+    c.check(m.text() == before, f"[{label}] file unchanged")
+    print(f"     message: {said.strip()[:300]}")
+
+
+def untrusted_module(c, args, workdir, stock):
+    """Item 1: a module, or a directory above it, that someone other than root can replace is
+    never written into openssl.cnf (the next root `openssl` would run it)."""
+    as_root = os.geteuid() == 0
+    m = Machine(args, workdir / "untrusted-module", stock)
+    original = m.text()
+    cases = []
+    open_dir = m.root / "open"
+    open_dir.mkdir()
+    open_dir.chmod(0o777)
+    if as_root:
+        os.chown(open_dir, 65534, 65534)
+    shutil.copy(args.module, open_dir / "blake2simd.so")
+    cases.append(("module in a 0777 directory", open_dir / "blake2simd.so",
+                  [str(open_dir), "0777"]))
+    sticky = m.root / "sticky"
+    sticky.mkdir()
+    sticky.chmod(0o1777)
+    shutil.copy(args.module, sticky / "blake2simd.so")
+    cases.append(("module in a sticky world-writable directory (like /tmp)",
+                  sticky / "blake2simd.so", [str(sticky), "1777"]))
+    link = m.root / "modules/linked.so"
+    link.symlink_to(open_dir / "blake2simd.so")
+    cases.append(("module reached through a link into a 0777 directory", link, [str(open_dir)]))
+    writable = m.root / "modules/writable.so"
+    shutil.copy(args.module, writable)
+    writable.chmod(0o666)
+    cases.append(("module file mode 0666", writable, [str(writable), "0666"]))
+    if as_root:
+        owned = m.root / "modules/owned.so"
+        shutil.copy(args.module, owned)
+        os.chown(owned, 65534, 65534)
+        cases.append(("module file owned by nobody", owned, [str(owned), "uid 65534"]))
+        nobody_dir = m.root / "nobody"
+        nobody_dir.mkdir()
+        shutil.copy(args.module, nobody_dir / "blake2simd.so")
+        os.chown(nobody_dir, 65534, 65534)
+        cases.append(("module in a directory owned by nobody", nobody_dir / "blake2simd.so",
+                      [str(nobody_dir), "uid 65534"]))
+    for name, module, words in cases:
+        refused_unchanged(c, m, f"untrusted: {name}", m.tool("enable", module=module), words,
+                          original)
+
+
+def untrusted_config(c, args, workdir, stock):
+    """Items 1 and 4: the openssl.cnf written and every directory above it must be root's: else
+    the file (and the modules it names) could be swapped, and OpenSSL would run them as root."""
+    as_root = os.geteuid() == 0
+    cases = [("directory of openssl.cnf mode 0775", lambda m: m.real.parent.chmod(0o775),
+              "0775"),
+             ("openssl.cnf mode 0666", lambda m: m.real.chmod(0o666), "0666"),
+             ("directory of the link mode 0777", lambda m: m.link.parent.chmod(0o777), "0777")]
+    if as_root:
+        cases += [("openssl.cnf owned by nobody", lambda m: os.chown(m.real, 65534, 0),
+                   "65534"),
+                  ("directory above openssl.cnf owned by nobody",
+                   lambda m: os.chown(m.real.parent.parent, 65534, 0), "65534")]
+    for name, spoil, what in cases:
+        m = Machine(args, workdir / ("untrusted-config-" + name.replace(" ", "-")), stock)
+        spoil(m)
+        before = m.text()
+        refused_unchanged(c, m, f"untrusted: {name}: enable", m.tool("enable"), [what], before)
+        if as_root:
+            status = m.tool("status")
+            c.check(status.returncode != 0 and what in status.stderr
+                    and "served by" not in status.stdout,
+                    f"[untrusted: {name}] status as root refuses before running OpenSSL",
+                    describe(status))
+    # disable of a file with the block in a directory someone else can write
+    m = Machine(args, workdir / "untrusted-config-disable", stock)
+    c.equal(m.tool("enable").returncode, 0, "[untrusted: disable] enable succeeds first")
+    m.real.parent.chmod(0o777)
+    before = m.text()
+    refused_unchanged(c, m, "untrusted: disable in a 0777 directory", m.tool("disable"),
+                      ["0777"], before)
+
+
+def stale_block(c, args, workdir, stock):
+    """Item 2: the block copies default_properties; an admin who later tightens the line above
+    must learn from status that the block overrides it, and enable must refresh the block."""
+    text = stock + "\n[openssl_init]\nalg_section = local_algs\n[local_algs]\n" \
+                   "default_properties = ?fips=yes\n"
+    m = Machine(args, workdir / "stale-block", text)
+    c.equal(m.tool("enable").returncode, 0, "[stale block] enable succeeds")
+    fresh = m.tool("status")
+    c.check(fresh.returncode == 0 and "is stale" not in fresh.stdout + fresh.stderr,
+            "[stale block] status of a fresh block: exit 0, no 'stale'", describe(fresh))
+    enabled = m.text()
+    # the admin's edit above the block: fips=yes now mandatory
+    m.real.write_bytes(enabled.replace(b"default_properties = ?fips=yes\n",
+                                       b"default_properties = fips=yes\n", 1))
+    status = m.tool("status")
+    said = status.stdout + status.stderr
+    c.check(status.returncode != 0 and "is stale" in said
+            and "default_properties = fips=yes,?provider=blake2simd" in said
+            and "blake2simd-config enable" in said and "disable" in said,
+            "[stale block] status exits non-zero, names the line and says what to run",
+            describe(status))
+    print(f"     status said: {said.strip()[-400:]}")
+    # a looser edit the block can follow: enable refreshes the block
+    m.real.write_bytes(enabled.replace(b"default_properties = ?fips=yes\n",
+                                       b"default_properties = ?fips=no\n", 1))
+    edited_base = text.replace("?fips=yes", "?fips=no").encode()
+    refresh = m.tool("enable")
+    c.check(refresh.returncode == 0 and b"default_properties = ?fips=no,?provider=blake2simd"
+            in m.text() and b"?fips=yes,?provider" not in m.text(),
+            "[stale block] enable refreshes the stale block", describe(refresh))
+    c.equal(m.tool("status").returncode, 0, "[stale block] status exit 0 after the refresh")
+    c.check(m.tool("disable").returncode == 0 and m.text() == edited_base,
+            "[stale block] disable gives back the edited file")
+
+
+def reads_as_openssl(c, args, workdir, stock):
+    """Item 3: files OpenSSL reads differently from a naive reader, each hiding a mandatory
+    fips=yes that a block appended on the naive reading would silently override."""
+    (workdir / "fips-algs.cnf").write_text("[ openssl_init ]\nalg_section = fips_algs\n"
+                                           "[ fips_algs ]\ndefault_properties = fips=yes\n")
+    hidden = "alg_section = fips_algs\n[fips_algs]\ndefault_properties = fips=yes\n"
+    minimal = ("openssl_conf = fips_init\n[fips_init]\n" + hidden).encode()
+    cases = {
+        ".include<anything> = FILE": stock.replace(
+            "# .include fipsmodule.cnf", f".include_local = {workdir}/fips-algs.cnf", 1).encode(),
+        # OpenSSL switches to [openssl_init] at "[openssl_init]x=1"; a naive reader stays in
+        # [fips_algs] and misses alg_section
+        "text after a section header": (stock + "\n[fips_algs]\ndefault_properties = fips=yes\n"
+                                        "[openssl_init]x=1\nalg_section = fips_algs\n").encode(),
+        "UTF-8 byte order mark": b"\xef\xbb\xbf" + minimal,
+    }
+    for name, data in cases.items():
+        m = Machine(args, workdir / ("reads-" + str(len(name))), "")
+        m.real.write_bytes(data)
+        result = m.tool("enable")
+        c.check(result.returncode != 0 and m.text() == data,
+                f"[read as OpenSSL: {name}] enable refuses, file unchanged "
+                "(the hidden fips=yes is kept)", describe(result))
+        print(f"     message: {result.stderr.strip()[:300]}")
+
+
+def links_and_xattrs(c, args, workdir, stock):
+    """Item 7: the rename over openssl.cnf would split hard links (refused, saying so) and must
+    keep extended attributes (SELinux labels, ACLs: here a user.* attribute)."""
+    m = Machine(args, workdir / "hard-link", stock)
+    other = m.root / "other-name.cnf"
+    os.link(m.real, other)
+    before = m.text()
+    refused_unchanged(c, m, "hard link", m.tool("enable"), ["hard link"], before)
+    m = Machine(args, workdir / "xattr", stock)
+    try:
+        os.setxattr(m.real, "user.blake2simd_test", b"label")
+    except OSError as error:
+        print(f"note: extended attributes not checked here: {error}")
+        return
+    for command in ("enable", "disable"):
+        c.equal(m.tool(command).returncode, 0, f"[xattr] {command} succeeds")
+        c.check("user.blake2simd_test" in os.listxattr(m.real)
+                and os.getxattr(m.real, "user.blake2simd_test") == b"label",
+                f"[xattr] {command} keeps the file's extended attributes",
+                repr(os.listxattr(m.real)))
+
+
+def isolated_children(c, args, workdir, stock):
+    """Item 7: the tool is run as root from an administrator's shell; LD_PRELOAD,
+    LD_LIBRARY_PATH, OPENSSL_ENGINES (and PYTHON* for itself) must not reach what it runs."""
+    m = Machine(args, workdir / "isolated", stock)
+    seen = m.root / "seen-env"
+    wrapper = m.root / "openssl-wrapper"
+    wrapper.write_text(f"#!/bin/sh\nenv >> {seen}\nexec {args.openssl} \"$@\"\n")
+    wrapper.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k != "OPENSSL_CONF"}
+    env.update(LD_LIBRARY_PATH=str(m.root / "evil-libs"), OPENSSL_ENGINES=str(m.root / "evil"),
+               LD_PRELOAD="", B2_CANARY="from-the-admin-shell")
+    result = m.tool("enable", openssl=wrapper, env=env)
+    c.equal(result.returncode, 0, "[isolated] enable through the wrapper succeeds")
+    lines = seen.read_text().splitlines() if seen.exists() else []
+    names = {line.split("=", 1)[0] for line in lines if "=" in line}
+    leaked = sorted(names & {"LD_LIBRARY_PATH", "OPENSSL_ENGINES", "LD_PRELOAD", "B2_CANARY"})
+    c.check(lines and not leaked, "[isolated] the children get a clean environment",
+            f"leaked: {leaked}")
+    # the shebang's -I: a sitecustomize on PYTHONPATH must not run inside the root tool
+    if not os.access(args.tool, os.X_OK) or not os.path.exists("/usr/bin/python3"):
+        print("note: shebang not checked (tool not executable or no /usr/bin/python3)")
+        return
+    evil = m.root / "pythonpath"
+    evil.mkdir()
+    marker = m.root / "sitecustomize-ran"
+    (evil / "sitecustomize.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    env.update(PYTHONPATH=str(evil))
+    ran = subprocess.run([args.tool, "--version"], env=env, capture_output=True, text=True,
+                         timeout=60)
+    c.check(ran.returncode == 0 and not marker.exists(),
+            "[isolated] the tool's shebang ignores PYTHONPATH (python3 -I)", describe(ran))
+
+
+def no_kernel_names(c, args):
+    """Kernel names are spelled only in kernels/registry.hpp and kernels/CMakeLists.txt."""
+    text = pathlib.Path(args.tool).read_text()
+    found = sorted({name for name in ("ssse3", "avx2", "avx512", "x64")
+                    if re.search(rf"\b{name}\b", text)})
+    c.equal(found, [], "the tool spells no kernel name")
+
+
+def trusted_base(args):
+    """A directory the tool trusts to hold the scratch trees: the build directory, or as root
+    /run when the build directory is somewhere others can write (a clone under /tmp)."""
+    candidates = [args.work_dir] + (["/run"] if os.geteuid() == 0 else [])
+    reasons = []
+    for candidate in candidates:
+        reason = os.path.isdir(candidate) and untrusted_reason(candidate)
+        if reason is None:
+            return os.path.abspath(candidate)
+        reasons.append(f"{candidate}: {reason or 'missing'}")
+    skip("no directory blake2simd-config would trust for the scratch trees (" +
+         "; ".join(reasons) + ")")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tool", required=True, help="configured blake2simd-config script")
@@ -355,6 +613,8 @@ def main():
     parser.add_argument("--module", required=True, help="blake2simd.so in the build tree")
     parser.add_argument("--legacy-app", required=True)
     parser.add_argument("--data-dir", required=True, help="tests/data with the stock files")
+    parser.add_argument("--work-dir", required=True,
+                        help="where to make the scratch trees (the build directory)")
     parser.add_argument("--sanitized-module", action="store_true")
     args = parser.parse_args()
     skip_if_sanitized(args)
@@ -368,20 +628,20 @@ def main():
     c.check(help_text.returncode == 0 and all(w in help_text.stdout
                                               for w in ("enable", "disable", "status")),
             "--help lists enable, disable and status")
-    with tempfile.TemporaryDirectory(prefix="b2sys-config-") as tmp:
+    os.umask(0o022)
+    with tempfile.TemporaryDirectory(prefix="b2sys-config-", dir=trusted_base(args)) as tmp:
         workdir = pathlib.Path(tmp)
         for name in STOCK_FILES:
             stock = (pathlib.Path(args.data_dir) / name).read_text()
             scenario(c, args, workdir, name, stock, legacy=False)
             scenario(c, args, workdir, name, with_legacy(stock), legacy=True)
         debian12 = (pathlib.Path(args.data_dir) / STOCK_FILES[0]).read_text()
-        refusals(c, args, workdir, debian12)
-        not_root(c, args, workdir, debian12)
-        unusual_bytes(c, args, workdir, debian12)
-        careful_writes(c, args, workdir, debian12)
-        edit_relying_on_block(c, args, workdir, debian12)
-        unusable_libcrypto(c, args, workdir, debian12)
+        for check in (refusals, not_root, unusual_bytes, careful_writes, edit_relying_on_block,
+                      unusable_libcrypto, untrusted_module, untrusted_config, stale_block,
+                      reads_as_openssl, links_and_xattrs, isolated_children):
+            check(c, args, workdir, debian12)
         minimal_file(c, args, workdir)
+    no_kernel_names(c, args)
     c.exit()
 
 

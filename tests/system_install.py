@@ -50,7 +50,8 @@ def main():
         text = tool.read_text() if tool.is_file() else ""
         named = re.findall(r'^INSTALLED_MODULE = "(.*)"$', text, re.M)
         c.equal(named, [args.module_path], "blake2simd-config names the installed module")
-        c.check(text.startswith("#!/usr/bin/python3\n"), "blake2simd-config runs /usr/bin/python3")
+        c.check(text.startswith("#!/usr/bin/python3 -I\n"),
+                "blake2simd-config runs /usr/bin/python3 -I (no PYTHON* variables, no user site)")
         shown = subprocess.run([sys.executable, tool, "--help"], capture_output=True, text=True,
                                timeout=60)
         c.check(shown.returncode == 0 and "enable" in shown.stdout, "installed tool --help works")

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/python3 -I
 # blake2simd-config: turn the blake2simd OpenSSL provider on or off system-wide, and show who serves.
 # SPDX-License-Identifier: Apache-2.0
 #
@@ -14,6 +14,10 @@ status   says whether it is enabled and which provider (and kernel) serves a pla
 
 The block defines its provider section inline with the module's absolute path and includes no
 other file: if the module is removed, OpenSSL skips the provider and the default one answers.
+
+It refuses (changing nothing) a module, openssl.cnf or directory above them that anyone but
+root can replace, a file whose reading by libcrypto's own parser differs from its own, and a
+file with more than one hard link; blake2simd-config(8) says why.
 """
 import argparse
 import ctypes
@@ -21,11 +25,11 @@ import ctypes.util
 import json
 import os
 import re
+import secrets
 import shutil
 import stat
 import subprocess
 import sys
-import tempfile
 
 VERSION = "@PROJECT_VERSION@"
 INSTALLED_MODULE = "@B2_MODULE_INSTALL_PATH@"
@@ -35,7 +39,6 @@ BEGIN_EOL_ADDED = BEGIN + " +eol"
 END = "# <<< blake2simd-config: end"
 PREFERENCE = "?provider=blake2simd"
 PROVIDER = "blake2simd"
-BACKUP_SUFFIX = ".blake2simd-config.bak"
 TRUE_VALUES = ("1", "yes", "true", "on")
 # (digest, MAC) of each BLAKE2 form blake2simd serves; OpenSSL's default provider has the first
 # two pairs, the tree modes are blake2simd's alone.
@@ -57,29 +60,39 @@ class Refusal(Exception):
 class Cnf:
     """The parts of an openssl.cnf that decide which providers load, as OpenSSL reads them: keys
     before any header and under [default] form the default section, a repeated header reopens its
-    section, and a later value of a key replaces the earlier one."""
+    section, and a later value of a key replaces the earlier one. Like OpenSSL's parser
+    (crypto/conf/conf_def.c) it drops a UTF-8 byte order mark, ignores the text after a section
+    header's `]`, and takes every key that starts with .include (.pragma) as the directive."""
 
     def __init__(self, text):
         self.sections = {"default": {}}
         section = "default"
+        if "\0" in text:
+            raise Refusal("the file holds a NUL byte, which OpenSSL reads as the end of its line; "
+                          "edit this file by hand")
+        if text.startswith("\ufeff"):
+            text = text[1:]
         for number, raw in enumerate(text.split("\n"), 1):
             line = strip_comment(raw).strip()
             if not line:
                 continue
             if line.endswith("\\"):
                 raise Refusal(f"line {number} continues on the next line; edit this file by hand")
-            header = re.fullmatch(r"\[\s*([^\]\s]+)\s*\]", line)
-            if header:
-                section = header.group(1)
+            if line.startswith("["):
+                header = re.match(r"\[\s*([^\]\s]+)\s*\]", line)
+                if not header:
+                    raise Refusal(f"line {number} is a section header blake2simd-config cannot "
+                                  f"read: {raw.strip()!r}; edit this file by hand")
+                section = header.group(1)  # OpenSSL ignores what follows the "]"
                 self.sections.setdefault(section, {})
                 continue
-            if re.match(r"\.include(\s|=)", line):
+            if line.startswith(".include"):
                 # An included file can set or override any key (default_properties = fips=yes)
                 # where this parse cannot see it, and our block would silently replace it.
                 raise Refusal(f"line {number} includes another file ({raw.strip()!r}); "
                               "settings there are invisible to blake2simd-config: edit this "
                               "file by hand (docs/deploying.md)")
-            if re.match(r"\.pragma(\s|=)", line):
+            if line.startswith(".pragma"):
                 continue
             pair = re.fullmatch(r"([^=\s]+)\s*=\s*(.*)", line)
             if not pair:
@@ -108,6 +121,9 @@ class Cnf:
                           "safely: edit it by hand (docs/deploying.md)")
         return name
 
+    def summary(self):
+        return summarize(self.sections)
+
     def unused_name(self, preferred):
         name = preferred
         while name in self.sections:
@@ -119,6 +135,22 @@ def strip_comment(line):
     return line.split("#", 1)[0]
 
 
+def summarize(sections):
+    """What decides which providers load and which implementation a plain fetch gets, from a
+    {section: {key: value}} reading of a file: the tool's own (Cnf) or libcrypto's (NCONF)."""
+    def get(section, key):
+        return sections.get(section, {}).get(key) if section is not None else None
+
+    init = get("default", "openssl_conf")
+    providers = get(init, "providers")
+    listed = dict(sections.get(providers, {})) if providers is not None else {}
+    algorithms = get(init, "alg_section")
+    return {"openssl_conf": init, "providers": providers, "the provider list": listed,
+            "activate": {name: get(section, "activate") for name, section in listed.items()},
+            "alg_section": algorithms, "default_properties": get(algorithms, "default_properties"),
+            "the section names (an .include adds some)": sorted(sections)}
+
+
 def split_block(text):
     """(text without our block, the block or None). Refuses a damaged block."""
     lines = re.findall(r"[^\n]*\n|[^\n]+\Z", text)  # as OpenSSL splits: at \n only
@@ -128,8 +160,7 @@ def split_block(text):
         return text, None
     if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
         raise Refusal("the blake2simd-config block markers are damaged (expected exactly one "
-                      "begin and one end line); fix the file by hand or restore the backup "
-                      f"(*{BACKUP_SUFFIX})")
+                      "begin and one end line); fix the file by hand")
     first, last = starts[0], ends[0]
     block = "".join(lines[first:last + 1])
     before = "".join(lines[:first])
@@ -162,6 +193,12 @@ def make_block(text, module, active_before):
         init = cnf.unused_name("openssl_init")
         add("default", f"openssl_conf = {init}")
 
+    for key in cnf.sections.get(init, {}):
+        # OpenSSL runs `providers.2 = x` as the providers module too (the name up to the last
+        # dot names the module): a second provider list this tool would not follow.
+        if "." in key and key.rsplit(".", 1)[0] in ("providers", "alg_section"):
+            raise Refusal(f"[{init}] {key} is a second {key.rsplit('.', 1)[0]} line; "
+                          "edit this file by hand")
     providers = cnf.referenced_section(init, "providers", "the provider section")
     if providers is None:
         providers = cnf.unused_name("provider_sect")
@@ -197,13 +234,15 @@ def make_block(text, module, active_before):
 
     add(own, f"module = {module}")
     add(own, "activate = 1")
-    add(own, "# kernel = auto      (or ref, x64, ssse3, avx, avx2, avx512: see blake2simd(7))")
+    add(own, "# kernel = auto      (or force one by name: blake2simd(7) lists them)")
 
     eol_added = bool(text) and not text.endswith("\n")
     # A CRLF file gets a CRLF block, so that editors and diff see one line-ending style.
     newline = "\r\n" if text.split("\n", 1)[0].endswith("\r") and "\n" in text else "\n"
     out = [BEGIN_EOL_ADDED if eol_added else BEGIN,
-           "# Inline on purpose: without the module OpenSSL skips this provider and uses default."]
+           "# Inline on purpose: without the module OpenSSL skips this provider and uses default.",
+           "# Without blake2simd-config (package purged), remove it by deleting every line from",
+           "# the begin line above to the end line below, both included."]
     for section, lines in added.items():
         out.append(f"[ {section} ]")
         out += lines
@@ -215,16 +254,23 @@ def make_block(text, module, active_before):
 
 
 def clean_env(conf):
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("OPENSSL_MODULES", "OPENSSL_CONF_INCLUDE", "BLAKE2SIMD_KERNEL")}
+    """The whole environment of every child: run as root from an administrator's shell, nothing
+    there (LD_PRELOAD, LD_LIBRARY_PATH, OPENSSL_ENGINES, OPENSSL_MODULES, BLAKE2SIMD_KERNEL...)
+    may change what OpenSSL loads; only the file decides."""
+    env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+           "LC_ALL": "C"}
     if conf is not None:
-        env["OPENSSL_CONF"] = conf
+        env["OPENSSL_CONF"] = str(conf)
     return env
 
 
-def run_openssl(openssl, args, conf):
-    return subprocess.run([openssl, *args], env=clean_env(conf), stdin=subprocess.DEVNULL,
+def run_child(command, conf):
+    return subprocess.run(command, env=clean_env(conf), stdin=subprocess.DEVNULL,
                           capture_output=True, text=True, timeout=120)
+
+
+def run_openssl(openssl, args, conf):
+    return run_child([openssl, *args], conf)
 
 
 def active_providers(openssl, conf):
@@ -257,7 +303,7 @@ def find_libcrypto(openssl):
     """The libcrypto the `openssl` program loads (that is the one whose openssl.cnf we edit), else
     the one the dynamic linker finds for -lcrypto."""
     try:
-        ldd = subprocess.run(["ldd", openssl], capture_output=True, text=True, timeout=30)
+        ldd = run_child(["ldd", openssl], None)
         match = re.search(r"^\s*libcrypto\S*\s+=>\s+(/\S+)", ldd.stdout, re.M)
         if match:
             return match.group(1)
@@ -337,12 +383,85 @@ def probe(libcrypto_path):
     print(json.dumps(report))
 
 
+class ConfValue(ctypes.Structure):
+    _fields_ = [("section", ctypes.c_char_p), ("name", ctypes.c_char_p),
+                ("value", ctypes.c_char_p)]
+
+
+OPENSSL_INIT_NO_LOAD_CONFIG = 0x80
+
+
+def nconf_sections(libcrypto_path, path):
+    """{section: {key: value}} as libcrypto's own parser reads `path` (NCONF_load: includes
+    followed, quotes and variables resolved), without loading any configuration or module; a
+    str with libcrypto's complaint when it cannot parse the file."""
+    lib = ctypes.CDLL(libcrypto_path)
+    vp, cp = ctypes.c_void_p, ctypes.c_char_p
+    for name, restype, argtypes in (
+            ("OPENSSL_init_crypto", ctypes.c_int, [ctypes.c_uint64, vp]),
+            ("NCONF_new", vp, [vp]), ("NCONF_free", None, [vp]),
+            ("NCONF_load", ctypes.c_int, [vp, cp, ctypes.POINTER(ctypes.c_long)]),
+            ("NCONF_get_section_names", vp, [vp]), ("NCONF_get_section", vp, [vp, cp]),
+            ("OPENSSL_sk_num", ctypes.c_int, [vp]), ("OPENSSL_sk_value", vp, [vp, ctypes.c_int]),
+            ("OPENSSL_sk_free", None, [vp]), ("ERR_get_error", ctypes.c_ulong, []),
+            ("ERR_error_string_n", None, [ctypes.c_ulong, cp, ctypes.c_size_t])):
+        function = getattr(lib, name)
+        function.restype, function.argtypes = restype, argtypes
+    lib.OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG, None)
+    conf = lib.NCONF_new(None)
+    try:
+        line = ctypes.c_long(0)
+        if lib.NCONF_load(conf, os.fsencode(path), ctypes.byref(line)) != 1:
+            text = ctypes.create_string_buffer(256)
+            lib.ERR_error_string_n(lib.ERR_get_error(), text, len(text))
+            return f"line {line.value}: {text.value.decode(errors='replace')}"
+        names = lib.NCONF_get_section_names(conf)
+        found = {}
+        for index in range(lib.OPENSSL_sk_num(names)):
+            section = ctypes.cast(lib.OPENSSL_sk_value(names, index), cp).value
+            values = lib.NCONF_get_section(conf, section)
+            found[section.decode(errors="surrogateescape")] = {
+                entry.name.decode(errors="surrogateescape"):
+                    entry.value.decode(errors="surrogateescape")
+                for entry in (ctypes.cast(lib.OPENSSL_sk_value(values, i),
+                                          ctypes.POINTER(ConfValue)).contents
+                              for i in range(lib.OPENSSL_sk_num(values)))}
+        lib.OPENSSL_sk_free(names)
+        return found
+    finally:
+        lib.NCONF_free(conf)
+
+
+def check_reading(libcrypto, path, cnf):
+    """Refuses unless libcrypto's parser, in a fresh process, reads `path` as `cnf` (the tool's
+    reading of it) on everything that decides what loads and what a plain fetch gets."""
+    child = run_child([sys.executable, "-I", os.path.abspath(__file__), "--parse", libcrypto,
+                       path], None)
+    try:
+        theirs = json.loads(child.stdout.splitlines()[-1]) if child.returncode == 0 else None
+    except (IndexError, ValueError):
+        theirs = None
+    if theirs is None:
+        said = (child.stderr or child.stdout).strip().splitlines() or ["no answer"]
+        raise Refusal(f"asking {libcrypto} to parse {path} failed: {said[-1]}")
+    if isinstance(theirs, str):
+        raise Refusal(f"libcrypto's own parser (NCONF_load) rejects {path}: {theirs}; "
+                      "fix the file first")
+    ours, openssl = cnf.summary(), summarize(theirs)
+    for item, value in ours.items():
+        if openssl[item] != value:
+            raise Refusal(f"libcrypto's own parser (NCONF_load) reads {path} differently from "
+                          f"blake2simd-config: {item} is {openssl[item]!r} for libcrypto, "
+                          f"{value!r} for blake2simd-config; an edit based on that misreading "
+                          "could override your settings, so edit this file by hand "
+                          "(docs/deploying.md)")
+
+
 def ask_libcrypto(libcrypto, conf):
     """probe() in a fresh process, so that libcrypto reads `conf` (None: as it would anyway)."""
     # -I: the probe, run as root, must not pick up PYTHON* variables or a user's site-packages.
-    child = subprocess.run([sys.executable, "-I", os.path.abspath(__file__), "--probe", libcrypto],
-                           env=clean_env(conf), stdin=subprocess.DEVNULL, capture_output=True,
-                           text=True, timeout=120)
+    child = run_child([sys.executable, "-I", os.path.abspath(__file__), "--probe", libcrypto],
+                      conf)
     try:
         if child.returncode == 0:
             return json.loads(child.stdout.splitlines()[-1])
@@ -350,6 +469,77 @@ def ask_libcrypto(libcrypto, conf):
         pass
     said = (child.stderr or child.stdout).strip().splitlines() or ["no answer"]
     raise Refusal(f"asking {libcrypto} failed (pass --libcrypto PATH?): {said[-1]}")
+
+
+# --- Trusting paths -----------------------------------------------------------------------------
+
+
+def trusted_owners():
+    """Who may own what this run trusts: root, and the user running it (as root: root alone)."""
+    return {0, os.geteuid()}
+
+
+def judge(what, component, info):
+    problems = []
+    if info.st_uid not in trusted_owners():
+        problems.append(f"owned by uid {info.st_uid}")
+    if info.st_mode & 0o022:
+        problems.append(f"writable by group or others (mode {stat.S_IMODE(info.st_mode):04o})")
+    if not problems:
+        return
+    problem = f"{component} is {' and '.join(problems)}"
+    raise Refusal(f"refusing {what}: {problem}, so someone other than root could replace it "
+                  "and OpenSSL would then run their code in every program, root's included; "
+                  "make every directory on the way and the file itself root's and not group/"
+                  "other-writable (a sticky world-writable directory like /tmp is not safe "
+                  "either), then run it again")
+
+
+def check_trusted(path, what):
+    """(resolved path, its lstat) when nobody but root (or this user) can replace `path`, as
+    sshd's StrictModes: every directory from / down, the directory of every symbolic link on the
+    way and the file itself owned by root and not group/other-writable. Refuses otherwise."""
+    pending = [part for part in os.path.abspath(path).split("/") if part]
+    current, info, hops = "/", os.stat("/"), 0
+    judge(what, current, info)
+    while pending:
+        name = pending.pop(0)
+        if name in (".", ".."):
+            current = current if name == "." else os.path.dirname(current)
+            continue
+        candidate = os.path.join(current, name)
+        try:
+            info = os.lstat(candidate)
+        except FileNotFoundError:
+            raise Refusal(f"{what}: {candidate} does not exist") from None
+        if stat.S_ISLNK(info.st_mode):  # its directory, `current`, was judged already
+            hops += 1
+            if hops > 40:
+                raise Refusal(f"{what}: too many symbolic links in {path}")
+            target = os.readlink(candidate)
+            current = "/" if target.startswith("/") else current
+            pending[:0] = [part for part in target.split("/") if part]
+            continue
+        judge(what, candidate, info)
+        current = candidate
+    return current, info
+
+
+def check_programs(args):
+    """As root, the openssl program and libcrypto the checks run must be root's alone too."""
+    if os.geteuid() != 0:
+        return
+    program = shutil.which(args.openssl) or args.openssl
+    check_trusted(program, f"the openssl program {program}")
+    libcrypto = libcrypto_of(args)
+    if os.path.isabs(libcrypto):
+        check_trusted(libcrypto, f"libcrypto {libcrypto}")
+
+
+def libcrypto_of(args):
+    if not getattr(args, "found_libcrypto", None):
+        args.found_libcrypto = args.libcrypto or find_libcrypto(args.openssl)
+    return args.found_libcrypto
 
 
 # --- Commands -----------------------------------------------------------------------------------
@@ -366,24 +556,62 @@ def describe_path(path):
     return path if real == path else f"{path} (-> {real})"
 
 
-def check_writable(real):
-    if not os.path.isfile(real):
-        raise Refusal(f"{real} does not exist (or is not a regular file)")
+def trusted_config(path, writing):
+    """The resolved openssl.cnf and its lstat; refused unless root alone can replace it (and so
+    the modules it names: OpenSSL loads them). Not needed by a user reading a file for `status`."""
+    if not writing and os.geteuid() != 0:
+        real = os.path.realpath(path)
+        return real, os.lstat(real)
+    real, info = check_trusted(path, f"the configuration {path}")
+    if not stat.S_ISREG(info.st_mode):
+        raise Refusal(f"{real} is not a regular file")
+    if writing:
+        check_writable(real, info)
+    return real, info
+
+
+def check_writable(real, info):
     directory = os.path.dirname(real)
     for what, where in ((real, real), (f"the directory {directory} (the new file is written "
                                        "there and renamed over the old one)", directory)):
         if not os.access(where, os.W_OK):
             hint = " (run it as root: sudo blake2simd-config ...)" if os.geteuid() != 0 else ""
             raise Refusal(f"{what} is not writable{hint}")
+    if info.st_nlink > 1:
+        raise Refusal(f"{real} has {info.st_nlink} hard links: the new file is renamed over this "
+                      "name, so the other names would keep the old text and the two would "
+                      "silently differ; make it a single file (or a symbolic link) first; "
+                      "nothing written")
 
 
 def encode(text):
     return text.encode("utf-8", "surrogateescape")
 
 
-def scratch_copy(directory, data, status):
-    """A new file in `directory` holding `data`, with the mode and owner of `status`."""
-    fd, scratch = tempfile.mkstemp(prefix=".blake2simd-config-", suffix=".cnf", dir=directory)
+def copy_xattrs(dir_fd, name, out_fd):
+    """The file's extended attributes (SELinux label, ACLs) onto the file replacing it."""
+    source = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dir_fd)
+    try:
+        try:
+            names = os.listxattr(source)
+        except OSError:  # a file system without extended attributes
+            return
+        for attribute in names:
+            try:
+                os.setxattr(out_fd, attribute, os.getxattr(source, attribute))
+            except OSError as error:
+                raise Refusal(f"cannot keep the extended attribute {attribute} of the file "
+                              f"({error.strerror}); nothing written") from None
+    finally:
+        os.close(source)
+
+
+def scratch_copy(dir_fd, name, data, status):
+    """A new file next to `name` in the directory `dir_fd` holding `data`, with the mode, owner
+    and extended attributes of `status`'s file; returns its name."""
+    scratch = f".{name}.blake2simd-config-{secrets.token_hex(6)}"
+    fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                 0o600, dir_fd=dir_fd)
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
@@ -396,50 +624,53 @@ def scratch_copy(directory, data, status):
                                   f"{status.st_gid}); run it as root: sudo blake2simd-config "
                                   "...") from None
             os.fchmod(out.fileno(), stat.S_IMODE(status.st_mode))
+            copy_xattrs(dir_fd, name, out.fileno())
             os.fsync(out.fileno())
     except BaseException:
-        os.unlink(scratch)
+        os.unlink(scratch, dir_fd=dir_fd)
         raise
     return scratch
 
 
-def sync_directory(directory):
-    """Makes the rename durable; best effort, the rename itself has already happened."""
-    try:
-        dir_fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
-    except OSError:
-        pass
+def read_at(dir_fd, name):
+    fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dir_fd)
+    with open(fd, encoding="utf-8", errors="surrogateescape", newline="") as src:
+        return src.read()
 
 
-def verified_write(args, real, old_text, new_text, verify):
-    """Writes `new_text` to a scratch file next to `real` with its mode and owner, lets
-    `verify(scratch)` check it with OpenSSL, then keeps a backup and renames the scratch file
-    over `real` (a symlink to `real` stays a symlink)."""
-    directory = os.path.dirname(real)
-    status = os.stat(real)
-    scratch = backup = None
+def verified_write(real, checked, old_text, new_text, verify):
+    """Writes `new_text` to a scratch file next to `real` (whose lstat was `checked`) with its
+    mode, owner and extended attributes, lets `verify(scratch path)` check it with OpenSSL, then
+    renames it over `real`. All through one descriptor of the directory, so that neither the
+    directory nor the file can be swapped between the checks and the rename (a symlink to `real`
+    stays a symlink)."""
+    directory, name = os.path.split(real)
+    dir_fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    scratch = None
     try:
-        scratch = scratch_copy(directory, encode(new_text), status)
-        verify(scratch)
-        # Backup by rename too, so that a planted file or link at the backup name is replaced,
-        # never written through.
-        backup = scratch_copy(directory, encode(old_text), status)
-        os.replace(backup, real + BACKUP_SUFFIX)
-        backup = None
-        if read_text(real) != old_text:
+        status = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+        if ((status.st_dev, status.st_ino, status.st_nlink) !=
+                (checked.st_dev, checked.st_ino, checked.st_nlink)):
+            raise Refusal(f"{real} was replaced while blake2simd-config was working; nothing "
+                          "written, run it again")
+        scratch = scratch_copy(dir_fd, name, encode(new_text), status)
+        verify(os.path.join(directory, scratch))
+        if read_at(dir_fd, name) != old_text:
             raise Refusal(f"{real} changed while blake2simd-config was working; nothing "
                           "written, run it again")
-        os.replace(scratch, real)
+        os.rename(scratch, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
         scratch = None
-        sync_directory(directory)
+        try:
+            os.fsync(dir_fd)  # makes the rename durable; it has happened already
+        except OSError:
+            pass
     finally:
-        for leftover in (scratch, backup):
-            if leftover is not None and os.path.exists(leftover):
-                os.unlink(leftover)
+        if scratch is not None:
+            try:
+                os.unlink(scratch, dir_fd=dir_fd)
+            except FileNotFoundError:
+                pass
+        os.close(dir_fd)
 
 
 def read_text(real):
@@ -448,28 +679,34 @@ def read_text(real):
         return src.read()
 
 
+def fresh_block(args, real, text, module):
+    """(the file without our block, our block or None, the block `enable` would write today),
+    after checking that libcrypto reads the file as the tool does."""
+    base, block = split_block(text)
+    make_block(base, module, {"default"})  # refuses a file it cannot edit before asking OpenSSL
+    check_reading(libcrypto_of(args), real, Cnf(text))
+    # Every provider active now stays active (also one an edit since `enable` activates only
+    # through the block's lines).
+    before = active_providers(args.openssl, real) - {PROVIDER}
+    return base, block, make_block(base, module, before), before
+
+
 def command_enable(args):
     path = config_path(args)
-    real = os.path.realpath(path)
     module = os.path.abspath(args.module)
     if not os.path.isfile(module):
         raise Refusal(f"module {module} not found: install the blake2simd package (or cmake "
                       "--install), or pass --module PATH")
-    check_writable(real)
+    check_trusted(module, f"the module {module}")
+    check_programs(args)
+    if not os.path.lexists(path):
+        raise Refusal(f"{path} does not exist (or is not a regular file)")
+    real, checked = trusted_config(path, writing=True)
     text = read_text(real)
-    base, block = split_block(text)
-    if block is not None and block_module(block) == module:
+    base, block, new_block, before = fresh_block(args, real, text, module)
+    if text == base + new_block:
         print(f"blake2simd is already enabled in {describe_path(path)}; nothing changed")
         return 0
-    make_block(base, module, {"default"})  # refuses a file it cannot edit before asking OpenSSL
-    before = active_providers(args.openssl, real) if block is None else None
-    if before is None:  # re-enabling with another module path: judge the file without our block
-        with tempfile.NamedTemporaryFile("wb", suffix=".cnf", dir=os.path.dirname(real)) as plain:
-            plain.write(encode(base))
-            plain.flush()
-            before = active_providers(args.openssl, plain.name)
-    new_text = base + make_block(base, module, before)
-    libcrypto = args.libcrypto or find_libcrypto(args.openssl)
 
     def verify(scratch):
         after = active_providers(args.openssl, scratch)
@@ -477,17 +714,20 @@ def command_enable(args):
         if lost or PROVIDER not in after:
             raise Refusal(f"with the change, OpenSSL reports active providers {sorted(after)} "
                           f"(before: {sorted(before)}); nothing written")
-        served = ask_libcrypto(libcrypto, scratch)
+        served = ask_libcrypto(libcrypto_of(args), scratch)
         others = [f"{name} by {served.get(name) or 'nobody'}" for name in DROP_IN
                   if served.get(name) != PROVIDER]
         if others:
             raise Refusal(f"with the change, a plain fetch is still served elsewhere "
                           f"({', '.join(others)}): "
                           "probably a mandatory property in default_properties (fips=yes?) "
-                          "rules blake2simd out; nothing written")
+                          "rules blake2simd out; nothing written" +
+                          ("; to remove the present block: blake2simd-config disable"
+                           if block else ""))
 
-    verified_write(args, real, text, new_text, verify)
-    print(f"enabled blake2simd in {describe_path(path)} (backup: {real}{BACKUP_SUFFIX})")
+    verified_write(real, checked, text, base + new_block, verify)
+    done = "refreshed the blake2simd block in" if block else "enabled blake2simd in"
+    print(f"{done} {describe_path(path)} (undo: blake2simd-config disable)")
     print(f"providers now active: {', '.join(sorted(before | {PROVIDER}))}")
     print("check with: blake2simd-config status")
     return 0
@@ -495,15 +735,15 @@ def command_enable(args):
 
 def command_disable(args):
     path = config_path(args)
-    real = os.path.realpath(path)
-    if not os.path.isfile(real):
-        raise Refusal(f"{real} does not exist")
+    if not os.path.isfile(path):
+        raise Refusal(f"{os.path.realpath(path)} does not exist")
+    check_programs(args)
+    real, checked = trusted_config(path, writing=True)
     text = read_text(real)
     base, block = split_block(text)
     if block is None:
         print(f"blake2simd is not enabled in {describe_path(path)}; nothing changed")
         return 0
-    check_writable(real)
     try:
         kept = active_providers(args.openssl, real) - {PROVIDER}
     except Refusal:
@@ -518,9 +758,38 @@ def command_disable(args):
                           "block created); copy those lines out of the block by hand, then run "
                           "disable again; nothing written")
 
-    verified_write(args, real, text, base, verify)
-    print(f"disabled blake2simd in {describe_path(path)} (backup: {real}{BACKUP_SUFFIX})")
+    verified_write(real, checked, text, base, verify)
+    print(f"disabled blake2simd in {describe_path(path)}")
     return 0
+
+
+def block_items(block):
+    """The block's settings as `[ section ] key = value` strings, in order."""
+    items, section = [], None
+    for line in block.splitlines():
+        line = line.strip()
+        if line.startswith("["):
+            section = line
+        elif line and not line.startswith("#"):
+            items.append(f"{section} {line}")
+    return items
+
+
+def stale_report(args, real, text, module):
+    """None when the block is what `enable` would write for today's file, else what differs."""
+    try:
+        _, block, fresh, _ = fresh_block(args, real, text, module)
+    except Refusal as refusal:
+        return f"the block cannot be checked against the rest of the file: {refusal}"
+    has, needs = block_items(block), block_items(fresh)
+    if has == needs:  # the same settings; at most the comments differ
+        return None
+    lines = [f"  the block has:      {item}" for item in has if item not in needs]
+    lines += [f"  today's file needs: {item}" for item in needs if item not in has]
+    return ("the block is stale: it was written for an earlier version of this file and, as the "
+            "last word on what it sets, overrides the lines above it:\n" + "\n".join(lines) +
+            "\nrun `blake2simd-config enable` to refresh it (or `blake2simd-config disable` to "
+            "remove it)")
 
 
 def command_status(args):
@@ -528,14 +797,19 @@ def command_status(args):
     if path is None:
         path = os.environ.get("OPENSSL_CONF") or os.path.join(openssldir(args.openssl),
                                                               "openssl.cnf")
-    real = os.path.realpath(path)
-    block = split_block(read_text(real))[1] if os.path.isfile(real) else None
+    check_programs(args)
+    exists = os.path.isfile(path)
+    real = trusted_config(path, writing=False)[0] if exists else os.path.realpath(path)
+    text = read_text(real) if exists else None
+    block = split_block(text)[1] if exists else None
     module = block_module(block) if block else os.path.abspath(args.module)
+    if block and os.geteuid() == 0 and os.path.exists(module):
+        check_trusted(module, f"the module {module} (named in the block)")
     print(f"configuration: {describe_path(path)}")
     print(f"enabled:       {'yes (blake2simd-config block present)' if block else 'no'}")
     present = "present" if os.path.isfile(module) else "MISSING"
     print(f"module:        {module} ({present})")
-    served = ask_libcrypto(args.libcrypto or find_libcrypto(args.openssl), real)
+    served = ask_libcrypto(libcrypto_of(args), real)
     print(f"libcrypto:     {served['libcrypto']} ({served['version']})")
     for algorithm in ALGORITHMS:
         line = f"served by {served.get(algorithm) or 'nobody (fetch fails)'}"
@@ -549,13 +823,19 @@ def command_status(args):
         hint = ("run `blake2simd-config enable`" if not block else
                 "the module is missing or failed to load: see blake2simd-config(8)")
         print(f"blake2simd does not serve plain fetches: {hint}")
-    return 0 if ok else 1
+    stale = block and stale_report(args, real, text, module)
+    if stale:
+        print(stale)
+    return 0 if ok and not stale else 1
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--probe"]:
         probe(argv[1])
+        return 0
+    if argv[:1] == ["--parse"]:
+        print(json.dumps(nconf_sections(argv[1], argv[2])))
         return 0
     parser = argparse.ArgumentParser(
         prog="blake2simd-config", description=__doc__,
