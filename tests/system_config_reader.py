@@ -10,8 +10,9 @@
 # tool's). For every text the tool either refuses it (its reader, the checks enable makes before
 # writing, or its own comparison with NCONF_load) or its reading of what decides which providers
 # load (openssl_conf, the provider list, each provider's activate, alg_section,
-# default_properties, the section names) equals the reference. Bounded by a case count and a few
-# seconds of wall time; the seed is fixed (CI runs repeat) and --seed N explores others.
+# default_properties, the section names) equals the reference. Bounded by a case count, never by
+# time (a loaded machine checks the same texts, only later); the seed is fixed (CI runs repeat) and
+# --seed N / --cases N explore others.
 import argparse
 import ctypes
 import importlib.machinery
@@ -21,7 +22,6 @@ import pathlib
 import random
 import sys
 import tempfile
-import time
 
 from b2check import Tally, skip
 
@@ -203,8 +203,7 @@ def main():
     parser.add_argument("--libcrypto", required=True)
     parser.add_argument("--seed", type=int, default=23,
                         help="the generator's seed (fixed, so that CI runs are repeatable)")
-    parser.add_argument("--cases", type=int, default=1500)
-    parser.add_argument("--seconds", type=float, default=4.0)
+    parser.add_argument("--cases", type=int, default=600)
     args = parser.parse_args()
     if not os.path.isfile(args.tool):
         sys.exit(f"FAIL: {args.tool} missing")
@@ -218,7 +217,6 @@ def main():
     rng = random.Random(seed)
     c = Tally("system_config_reader")
     counts = {}
-    deadline = time.monotonic() + args.seconds
     with tempfile.TemporaryDirectory(prefix="b2-cnf-reader-") as tmp:
         work = pathlib.Path(tmp)
         include = work / "inc.cnf"
@@ -226,7 +224,7 @@ def main():
         comparison_catches(c, tool, args.libcrypto, work)
         path = work / "case.cnf"
         done = 0
-        while done < args.cases and time.monotonic() < deadline:
+        while done < args.cases:
             data = text(rng, str(include)).encode("utf-8")
             path.write_bytes(data)
             verdict, ours = tool_verdict(tool, args.libcrypto, path, data)
@@ -241,7 +239,6 @@ def main():
     c.check(accepted >= done // 10 and counts.get("refused by the reader", 0) >= done // 10,
             "the generator reaches both outcomes (>= 10% of the texts accepted, >= 10% refused)",
             repr(counts))
-    c.check(done >= 100, f"at least 100 texts checked in the time allowed ({done})")
     c.exit()
 
 
