@@ -59,6 +59,18 @@ b2_add_evp_test(NAME hardening.threads TARGET test_threads
                 TIMEOUT 300)
 target_link_libraries(test_threads PRIVATE Threads::Threads)
 
+# fork() while threads raise errors without a provider context, and while others load and
+# unload the provider: every child must still raise its error (issue 23.5).
+b2_add_evp_test(NAME hardening.fork_during_errors TARGET test_fork_errors
+                SOURCES ${b2_hardening_dir}/test_fork_errors.cpp LABELS hardening provider
+                TIMEOUT 300)
+target_link_libraries(test_fork_errors PRIVATE Threads::Threads)
+
+# 40 instances in one process (one library context each), unloaded oldest first: each must still
+# report the errors raised without a provider context (issue 23.7).
+b2_add_evp_test(NAME hardening.many_instances TARGET test_many_instances
+                SOURCES ${b2_hardening_dir}/test_many_instances.cpp LABELS hardening provider)
+
 b2_add_evp_test(NAME hardening.key_material TARGET test_key_material
                 SOURCES ${b2_hardening_dir}/test_key_material.cpp LABELS hardening provider)
 target_include_directories(test_key_material PRIVATE ${b2_hardening_dir})
@@ -109,7 +121,7 @@ foreach(b2_test hardening.engine_bounds hardening.direct_dispatch hardening.thre
                 hardening.key_material hardening.load_unload_1000 hardening.fork_during_first_use)
   set_property(TEST ${b2_test} APPEND PROPERTY LABELS blake2s blake2sp)
 endforeach()
-foreach(b2_test hardening.engine_counter_2e64 hardening.keyed_start)
+foreach(b2_test hardening.engine_counter_2e64 hardening.keyed_start hardening.fork_during_errors)
   set_property(TEST ${b2_test} APPEND PROPERTY LABELS blake2s)
 endforeach()
 if(TARGET test_key_scrub)
