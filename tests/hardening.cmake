@@ -107,6 +107,14 @@ if(B2_FUZZ)
 endif()
 
 b2_add_direct_test(hardening.fork_during_first_use test_fork)
+# A stale claim whose pid matches (nested pid namespaces: pid 1 forked from pid 1) is taken
+# over (kernels/once.hpp's fork epoch; issue 23.7). Without pid namespaces: 77.
+add_executable(test_once_pid_reuse ${b2_hardening_dir}/test_once_pid_reuse.cpp)
+target_include_directories(test_once_pid_reuse PRIVATE ${B2_TEST_SUPPORT_DIR})
+target_link_libraries(test_once_pid_reuse PRIVATE blake2simd_kernels Threads::Threads b2_warnings)
+add_test(NAME hardening.once_pid_reuse COMMAND test_once_pid_reuse)
+set_tests_properties(hardening.once_pid_reuse PROPERTIES LABELS hardening SKIP_RETURN_CODE 77
+                     TIMEOUT 120)
 b2_add_direct_test(hardening.kernel_request test_kernel_request)
 add_test(NAME hardening.kernel_request_setuid COMMAND test_kernel_request --setuid)
 set_tests_properties(hardening.kernel_request_setuid PROPERTIES LABELS "hardening;provider"

@@ -21,6 +21,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -164,6 +165,39 @@ Tally run_phase(const b2test::ProviderSession& session, const Phase& phase,
     return tally;
 }
 
+bool module_mapped() {
+    std::ifstream maps("/proc/self/maps");
+    std::string line;
+    while (std::getline(maps, line)) {
+        if (line.find("blake2simd.so") != std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// The module registers a fork handler on first use (kernels/once.hpp); once the module is
+// unloaded, a fork must not call into the unmapped code.
+void check_fork_after_unload(b2test::Report& report) {
+    {
+        b2test::ProviderSession session(b2test::ProviderSession::Default::exclude);
+        b2test::MdPtr md = session.fetch_md("BLAKE2B-512", b2test::kOurPropq);
+        B2_REQUIRE(md != nullptr && raise_wrong_type_error(md.get()) != 0,
+                   "an error raised through BLAKE2B-512");
+    }
+    B2_CHECK(report, !module_mapped(), "blake2simd.so still mapped after its last unload");
+    std::fflush(stdout);
+    const pid_t child = fork();
+    if (child == 0) {
+        _exit(0);
+    }
+    int status = 0;
+    B2_CHECK(report,
+             child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+                 WEXITSTATUS(status) == 0,
+             "a fork after the module was unloaded: child status " + std::to_string(status));
+}
+
 }  // namespace
 
 int main() {
@@ -172,6 +206,7 @@ int main() {
     return 77;
 #endif
     b2test::Report report("test_fork_errors");
+    check_fork_after_unload(report);
     b2test::ProviderSession session(b2test::ProviderSession::Default::include);
     const Phase phases[] = {
         {"errors raised by 2 threads (default provider's SHA2-256, the control)", "SHA2-256",
