@@ -30,7 +30,7 @@
 
 namespace {
 
-constexpr int kChildrenPerPhase = 100;
+constexpr int kChildrenPerPhase = 60;
 constexpr unsigned kChildAlarmSeconds = 5;
 constexpr long kMaxGapMicroseconds = 400;
 
