@@ -201,10 +201,9 @@ void check_fork_after_unload(b2test::Report& report) {
 }  // namespace
 
 int main() {
-#if defined(__SANITIZE_THREAD__)
-    std::printf("SKIP: fork() of a multithreaded process is not supported under ThreadSanitizer\n");
-    return 77;
-#endif
+    if (b2test::multithreaded_fork_unsupported()) {
+        return b2test::kSkipExitCode;
+    }
     b2test::Report report("test_fork_errors");
     check_fork_after_unload(report);
     b2test::ProviderSession session(b2test::ProviderSession::Default::include);
