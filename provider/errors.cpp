@@ -110,11 +110,16 @@ void raise_error(const ProviderContext* provider, Reason reason, const char* fil
     set_error(provider, static_cast<unsigned int>(reason), nullptr);
 }
 
+// Appended: errors go through the oldest instance, the one least likely to be still loading
+// (libcrypto registers an instance's reason strings only after its init returns).
 void enrol_error_reporter(ProviderContext* provider) noexcept {
     g_reporters_lock.lock();
-    provider->next_reporter.store(g_first_reporter.load(std::memory_order_relaxed),
-                                  std::memory_order_relaxed);
-    g_first_reporter.store(provider, std::memory_order_release);
+    std::atomic<ProviderContext*>* link = &g_first_reporter;
+    while (ProviderContext* next = link->load(std::memory_order_relaxed)) {
+        link = &next->next_reporter;
+    }
+    provider->next_reporter.store(nullptr, std::memory_order_relaxed);
+    link->store(provider, std::memory_order_release);
     g_reporters_lock.unlock();
 }
 

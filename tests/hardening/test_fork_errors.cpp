@@ -36,19 +36,9 @@ constexpr long kMaxGapMicroseconds = 400;
 
 enum Outcome : int { kOk = 0, kNoError = 1, kWrongReason = 2, kHung = 3, kFailed = 4 };
 
-// The reason of the error a wrong-type get_params raises, or 0 when it raised none (or did not
-// fail). The param asks for the block size as a UTF-8 string; the digest answers a size_t.
+// The reason of the error a wrong-type get_params raises, or 0 when it raised none.
 unsigned long raise_wrong_type_error(const EVP_MD* md) noexcept {
-    char text[16] = {};
-    OSSL_PARAM params[] = {
-        OSSL_PARAM_construct_utf8_string(OSSL_DIGEST_PARAM_BLOCK_SIZE, text, sizeof text),
-        OSSL_PARAM_construct_end()};
-    const int result = EVP_MD_get_params(md, params);
-    unsigned long last = 0;
-    for (unsigned long code = ERR_get_error(); code != 0; code = ERR_get_error()) {
-        last = code;
-    }
-    return result == 0 ? static_cast<unsigned long>(ERR_GET_REASON(last)) : 0;
+    return static_cast<unsigned long>(ERR_GET_REASON(b2test::wrong_type_get_params_error(md)));
 }
 
 void sleep_microseconds(long microseconds) {

@@ -19,16 +19,11 @@ namespace {
 constexpr int kInstances = 40;
 constexpr const char* kWrongTypeReason = "parameter has the wrong data type";
 
-// The reason text of the error a wrong-type get_params raises ("" if it raised none or
-// succeeded).
+// The reason text of the error a wrong-type get_params raises ("" if it raised none).
 std::string wrong_type_reason(const EVP_MD* md) {
-    char text[16] = {};
-    OSSL_PARAM params[] = {
-        OSSL_PARAM_construct_utf8_string(OSSL_DIGEST_PARAM_BLOCK_SIZE, text, sizeof text),
-        OSSL_PARAM_construct_end()};
-    const bool failed = EVP_MD_get_params(md, params) == 0;
-    const std::string reason = b2test::last_reason();
-    return failed ? reason : "";
+    const unsigned long code = b2test::wrong_type_get_params_error(md);
+    const char* reason = code != 0 ? ERR_reason_error_string(code) : nullptr;
+    return reason != nullptr ? reason : "";
 }
 
 struct Loaded {
