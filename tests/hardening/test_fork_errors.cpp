@@ -67,7 +67,7 @@ struct Tally {
     int counts[kFailed + 1] = {};
 };
 
-// Forks the children while `busy` threads run, then waits for all of them (their alarms run
+// Forks the children while the phase's threads run, then waits for all of them (their alarms run
 // at once, so a phase whose children hang takes one alarm period, not one per child).
 Tally fork_children(const EVP_MD* md, unsigned long expected_reason) {
     std::vector<pid_t> children;
