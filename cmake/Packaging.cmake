@@ -47,6 +47,14 @@ endif()
 
 # --- Install rules ------------------------------------------------------------------------------
 
+# Directories an install creates are 0755 whatever the builder's umask: under umask 000 or 002 a
+# staged tree, and the .deb made from it, would hand dpkg world- or group-writable directories
+# (/usr/share/doc/blake2simd among them). CPack's own install step takes the same.
+set(_b2_dir_mode OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ
+                 WORLD_EXECUTE)
+set(CMAKE_INSTALL_DEFAULT_DIRECTORY_PERMISSIONS ${_b2_dir_mode})
+set(CPACK_INSTALL_DEFAULT_DIRECTORY_PERMISSIONS ${_b2_dir_mode})
+
 if(TARGET blake2simd)
   install(TARGETS blake2simd LIBRARY DESTINATION "${B2_MODULESDIR_FULL}")
 else()
@@ -56,6 +64,10 @@ endif()
 install(PROGRAMS ${B2_CONFIG_TOOL} DESTINATION ${CMAKE_INSTALL_SBINDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/docs/deploying.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The project has no mail address of its own yet: the default names it, at a reserved domain
+# that never resolves (RFC 2606 .invalid). Whoever distributes a package sets their own.
+set(CPACK_PACKAGE_CONTACT "blake2simd developers <developers@blake2simd.invalid>"
+    CACHE STRING "Maintainer field of the Debian package and its changelog")
 # Debian's place for the licence is the copyright file (lintian: no-copyright-file), which points
 # at the system's copy of the Apache licence; a native package's history is changelog.gz.
 if(CMAKE_INSTALL_PREFIX STREQUAL "/usr")
@@ -75,9 +87,8 @@ endif()
 
 set(CPACK_PACKAGE_NAME blake2simd)
 set(CPACK_PACKAGE_VENDOR "blake2simd")
-set(CPACK_PACKAGE_CONTACT "blake2simd maintainers <blake2simd@example.org>"
-    CACHE STRING "Maintainer field of the Debian package")
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "fast BLAKE2b provider for OpenSSL 3")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+    "fast BLAKE2 provider for OpenSSL 3 (BLAKE2b, BLAKE2s, BLAKE2bp, BLAKE2sp)")
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
 set(CPACK_GENERATOR DEB)
 set(CPACK_STRIP_FILES ON)
@@ -86,11 +97,13 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION libs)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 string(CONCAT CPACK_DEBIAN_PACKAGE_DESCRIPTION
-    "BLAKE2B-512 digest and BLAKE2BMAC for OpenSSL 3.0 and later, plus the 4-way\n"
-    "parallel BLAKE2BP-512 and BLAKE2BPMAC, computed by the fastest kernel the CPU\n"
-    "supports. Installing changes nothing: `blake2simd-config enable` activates it\n"
-    "for every program that reads the system openssl.cnf, `blake2simd-config status`\n"
-    "shows who serves BLAKE2b, and removal is safe before or after `disable`.")
+    "The BLAKE2B-512 and BLAKE2S-256 digests and the BLAKE2BMAC and BLAKE2SMAC MACs\n"
+    "for OpenSSL 3.0 and later, plus the parallel tree modes BLAKE2BP-512 and\n"
+    "BLAKE2BPMAC (4-way) and BLAKE2SP-256 and BLAKE2SPMAC (8-way), computed by the\n"
+    "fastest kernel the CPU supports. Installing changes nothing: `blake2simd-config\n"
+    "enable` activates it for every program that reads the system openssl.cnf,\n"
+    "`blake2simd-config status` shows who serves each algorithm, and removal is safe\n"
+    "before or after `disable`.")
 
 # The package ships no conffile and no maintainer scripts (see the top of this file).
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)

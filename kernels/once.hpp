@@ -12,16 +12,49 @@
 // a child waiting for it hangs forever (glibc's pthread_once happens to restart in a child,
 // other C libraries do not, and a mutex never does). So the value is computed with no lock
 // held (racing first users may each compute it; it is a pure function of the process), and
-// only the copy into place is claimed, tagged with the claiming process's pid: a child that
-// finds a claim made by another process knows its owner was left behind and takes it over.
+// only the copy into place is claimed, tagged with the claiming process (process_tag()): a
+// child that finds a claim made by another process knows its owner was left behind and takes
+// it over.
 #pragma once
 
+#include <pthread.h>
 #include <sched.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdint>
 
 namespace blake2simd {
+
+namespace once_detail {
+
+// Bumped in every child by a pthread_atfork child handler: an atomic add, no allocation.
+inline constinit std::atomic<uint32_t> g_fork_epoch{0};
+inline constinit std::atomic<bool> g_fork_handler_registered{false};
+
+inline void bump_fork_epoch() noexcept {
+    g_fork_epoch.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace once_detail
+
+// This process, as a claim tag: its pid paired with its fork epoch; never 0 or all ones. A pid
+// alone can match a claim that another process left: pids are reused (a grandparent that
+// claimed and exited may share its pid with a grandchild) and each new pid namespace starts at
+// 1 again. A claim a process finds was made by itself or by an ancestor before a fork, and every
+// fork since bumped the epoch, so only its own claims carry its tag. The handler is registered
+// before the first tag is handed out (racing first callers may each register one: the epoch
+// then moves by more than one per fork, which serves as well); glibc removes it when the module
+// is unloaded. If registration fails, the pid alone tags, as before.
+inline uint64_t process_tag() noexcept {
+    using namespace once_detail;
+    if (!g_fork_handler_registered.load(std::memory_order_acquire) &&
+        pthread_atfork(nullptr, nullptr, &bump_fork_epoch) == 0) {
+        g_fork_handler_registered.store(true, std::memory_order_release);
+    }
+    const uint64_t epoch = g_fork_epoch.load(std::memory_order_relaxed);
+    return epoch << 32 | static_cast<uint32_t>(getpid());
+}
 
 // Holds at most one published T; every reader sees the first value published.
 // T must be trivially copyable and default-constructible (no dynamic initialisation).
@@ -38,11 +71,11 @@ class Published final {
     // Publishes `value` unless a value is published already; returns the published one.
     const T& publish(const T& value) noexcept {
         for (;;) {
-            int state = m_state.load(std::memory_order_acquire);
+            uint64_t state = m_state.load(std::memory_order_acquire);
             if (state == kPublished) {
                 return m_value;
             }
-            const int self = static_cast<int>(getpid());
+            const uint64_t self = process_tag();
             if (state == self) {
                 // Another thread of this process is copying its value in: a few nanoseconds.
                 sched_yield();
@@ -58,11 +91,12 @@ class Published final {
     }
 
   private:
-    static constexpr int kUnclaimed = 0;
-    static constexpr int kPublished = -1;
+    static constexpr uint64_t kUnclaimed = 0;
+    static constexpr uint64_t kPublished = ~uint64_t{0};
+    static_assert(std::atomic<uint64_t>::is_always_lock_free);
 
-    // kUnclaimed, kPublished, or the pid of the process whose thread is copying a value in.
-    std::atomic<int> m_state{kUnclaimed};
+    // kUnclaimed, kPublished, or the tag of the process whose thread is copying a value in.
+    std::atomic<uint64_t> m_state{kUnclaimed};
     T m_value{};
 };
 

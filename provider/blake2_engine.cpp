@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "cleanse.hpp"
 #include "digest_bytes.hpp"
 #include "scrub.hpp"
 
@@ -59,9 +60,23 @@ void Blake2Engine<Family>::compress_buffered_block() noexcept {
     m_compress(&m_state, m_buffer, 1, kBlockBytes);
     m_buffered = 0;
     if (m_key_block_buffered) {
-        m_key_block_buffered = false;
-        scrub_after_key_block();
+        forget_key_block();
     }
+}
+
+template <class Family>
+void Blake2Engine<Family>::forget_key_block() noexcept {
+    m_key_block_buffered = false;
+    cleanse(m_buffer, sizeof m_buffer);
+    scrub_after_key_block();
+}
+
+template <class Family>
+void Blake2Engine<Family>::settle_key_block(uint8_t* empty_message_digest) noexcept {
+    Blake2Engine empty_message = *this;
+    empty_message.finish(empty_message_digest);
+    cleanse(&empty_message, sizeof empty_message);
+    compress_buffered_block();
 }
 
 template <class Family>
@@ -93,8 +108,8 @@ void Blake2Engine<Family>::update(const uint8_t* data, size_t length) noexcept {
     m_buffered = static_cast<uint32_t>(length);
 }
 
-// Leaves the last block in the buffer: contexts are cleansed when freed, and cleansing here
-// would cost every message.
+// Leaves the last message block in the buffer: contexts are cleansed when freed, and cleansing
+// here would cost every message (the key block, which only the empty message ends with, goes).
 template <class Family>
 void Blake2Engine<Family>::finish(uint8_t* out) noexcept {
     using Word = typename Family::Word;
@@ -105,8 +120,7 @@ void Blake2Engine<Family>::finish(uint8_t* out) noexcept {
     m_buffered = 0;
     if (m_key_block_buffered) {
         // The empty message of a keyed hash: its only block was the key block.
-        m_key_block_buffered = false;
-        scrub_after_key_block();
+        forget_key_block();
     }
     write_digest(m_state, out, m_digest_length);
 }

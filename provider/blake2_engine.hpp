@@ -42,11 +42,11 @@ class Blake2Engine final {
     //
     // Compresses the key block in place as a normal (non-final) block, leaving the engine
     // just after it; state() is then the chaining value a keyed hash continues from. In
-    // place, so the engine makes no copy of the key block or of the state elsewhere (the key
-    // block stays in the buffer until the message overwrites it; the owner holds the key
-    // anyway and cleanses both when freed). The kernel's own copies (its stack frame, the
-    // vector registers) are scrubbed right after every compression of the key block
-    // (scrub.hpp), here and wherever a buffered key block is compressed later.
+    // place, so the engine makes no copy of the key block or of the state elsewhere; the buffer
+    // is cleansed right after the key block is compressed (here, in finish() and wherever a
+    // buffered key block is compressed later: a short message would overwrite only its head,
+    // and a replaced key must leave no copy behind). The kernel's own copies (its stack frame,
+    // the vector registers) are scrubbed then as well (scrub.hpp).
     void start_after_key_block(Compress compress, const Params& params,
                                const PaddedKey& padded_key) noexcept;
 
@@ -54,10 +54,19 @@ class Blake2Engine final {
     void start_keyed_empty(Compress compress, const Params& params,
                            const PaddedKey& padded_key) noexcept;
 
+    // True while the buffer holds the key block and no message byte followed it.
+    bool key_block_buffered() const noexcept { return m_key_block_buffered; }
+
+    // For a key replaced while key_block_buffered(): writes the digest the empty message would
+    // have (digest_length() bytes), then compresses the key block as a non-final block, so the
+    // message can still go on while no copy of the key block is left.
+    void settle_key_block(uint8_t* empty_message_digest) noexcept;
+
   private:
     static constexpr size_t kBlockBytes = Family::kBlockBytes;
 
     void compress_buffered_block() noexcept;
+    void forget_key_block() noexcept;
 
     State m_state;
     uint8_t m_buffer[kBlockBytes];

@@ -3,11 +3,13 @@
 #include "errors.hpp"
 #include "baseline_guard.hpp"
 
-#include <pthread.h>
+#include <sched.h>
 
+#include <atomic>
 #include <cstdarg>
-#include <cstddef>
+#include <cstdint>
 
+#include "once.hpp"
 #include "provider_context.hpp"
 
 namespace blake2simd {
@@ -55,12 +57,41 @@ void set_error(const ProviderContext* provider, unsigned int reason, const char*
     va_end(args);
 }
 
-// One slot per live instance (one per library context that loads us; a handful at most). The
-// lock is held only to enrol, withdraw, or raise one error, so teardown cannot free the
-// reporter an error is being raised through.
-constexpr size_t kMaxReporters = 16;
-pthread_mutex_t g_reporters_lock = PTHREAD_MUTEX_INITIALIZER;
-const ProviderContext* g_reporters[kMaxReporters];
+// The live instances (one per library context that loads us), linked through their contexts,
+// so any number can enrol without allocating. The lock is held only to enrol, withdraw, or
+// raise one error, so teardown cannot free the reporter an error is being raised through.
+//
+// Not a mutex: a child forked while another thread holds one (raising an error, loading or
+// unloading us) would wait forever for a thread that no longer exists. The lock word holds the
+// holder's process tag (once.hpp); a thread that finds the tag of another process, one this
+// process was forked from, takes it over. The list is consistent at every store made under it
+// (a link is published by a single store), so the child finds it whole.
+class ReportersLock final {
+  public:
+    void lock() noexcept {
+        const uint64_t self = process_tag();
+        for (;;) {
+            uint64_t holder = m_holder.load(std::memory_order_relaxed);
+            if (holder == self) {
+                // Another thread of this process is inside: one core upcall at most.
+                sched_yield();
+                continue;
+            }
+            if (m_holder.compare_exchange_weak(holder, self, std::memory_order_acquire)) {
+                return;
+            }
+        }
+    }
+    void unlock() noexcept { m_holder.store(kFree, std::memory_order_release); }
+
+  private:
+    static constexpr uint64_t kFree = 0;
+    std::atomic<uint64_t> m_holder{kFree};
+};
+
+constinit ReportersLock g_reporters_lock;
+// Release stores: a link is written before anything points at it.
+constinit std::atomic<ProviderContext*> g_first_reporter{nullptr};
 
 }  // namespace
 
@@ -79,37 +110,40 @@ void raise_error(const ProviderContext* provider, Reason reason, const char* fil
     set_error(provider, static_cast<unsigned int>(reason), nullptr);
 }
 
-void enrol_error_reporter(const ProviderContext* provider) noexcept {
-    pthread_mutex_lock(&g_reporters_lock);
-    for (const ProviderContext*& slot : g_reporters) {
-        if (slot == nullptr) {
-            slot = provider;
-            break;
-        }
+// Appended: errors go through the oldest instance, the one least likely to be still loading
+// (libcrypto registers an instance's reason strings only after its init returns).
+void enrol_error_reporter(ProviderContext* provider) noexcept {
+    g_reporters_lock.lock();
+    std::atomic<ProviderContext*>* link = &g_first_reporter;
+    while (ProviderContext* next = link->load(std::memory_order_relaxed)) {
+        link = &next->next_reporter;
     }
-    pthread_mutex_unlock(&g_reporters_lock);
+    provider->next_reporter.store(nullptr, std::memory_order_relaxed);
+    link->store(provider, std::memory_order_release);
+    g_reporters_lock.unlock();
 }
 
 void withdraw_error_reporter(const ProviderContext* provider) noexcept {
-    pthread_mutex_lock(&g_reporters_lock);
-    for (const ProviderContext*& slot : g_reporters) {
-        if (slot == provider) {
-            slot = nullptr;
+    g_reporters_lock.lock();
+    for (std::atomic<ProviderContext*>* link = &g_first_reporter;
+         ProviderContext* next = link->load(std::memory_order_relaxed);
+         link = &next->next_reporter) {
+        if (next == provider) {
+            link->store(next->next_reporter.load(std::memory_order_relaxed),
+                        std::memory_order_release);
+            break;
         }
     }
-    pthread_mutex_unlock(&g_reporters_lock);
+    g_reporters_lock.unlock();
 }
 
 void raise_error_without_context(Reason reason, const char* file, int line,
                                  const char* function) noexcept {
-    pthread_mutex_lock(&g_reporters_lock);
-    for (const ProviderContext* slot : g_reporters) {
-        if (slot != nullptr) {
-            raise_error(slot, reason, file, line, function);
-            break;
-        }
+    g_reporters_lock.lock();
+    if (const ProviderContext* reporter = g_first_reporter.load(std::memory_order_relaxed)) {
+        raise_error(reporter, reason, file, line, function);
     }
-    pthread_mutex_unlock(&g_reporters_lock);
+    g_reporters_lock.unlock();
 }
 
 }  // namespace blake2simd

@@ -43,9 +43,10 @@ void raise_error(const ProviderContext* provider, Reason reason, const char* fil
                  const char* function) noexcept;
 
 // For callbacks OpenSSL calls without a provider context (a digest's get_params): the error is
-// raised through any live instance of ours, which all name the same reasons. Instances enrol
-// at init and leave at teardown.
-void enrol_error_reporter(const ProviderContext* provider) noexcept;
+// raised through the oldest live instance of ours (all name the same reasons). Instances enrol
+// at init (any number: the registry links them through ProviderContext::next_reporter) and
+// leave at teardown. Safe across fork(): no lock a vanished thread held can stop a child.
+void enrol_error_reporter(ProviderContext* provider) noexcept;
 void withdraw_error_reporter(const ProviderContext* provider) noexcept;
 void raise_error_without_context(Reason reason, const char* file, int line,
                                  const char* function) noexcept;

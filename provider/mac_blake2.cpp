@@ -3,6 +3,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <openssl/core_dispatch.h>
 
+#include <cstring>
+
 #include "algorithms.hpp"
 #include "baseline_guard.hpp"
 #include "blake2_engine.hpp"
@@ -30,6 +32,10 @@ struct MacContext {
 
     Phase phase;
     Blake2Engine<Family> engine;
+    // The tag of the message in progress if it stays empty, computed when its key was replaced
+    // before any message byte (Blake2Engine::settle_key_block); valid while the flag is set.
+    uint8_t empty_message_tag[Family::kMaxDigestBytes];
+    bool empty_message_tag_set;
 
     size_t output_size() const noexcept {
         return phase == Phase::absorbing ? engine.digest_length() : settings.output_size;
@@ -55,11 +61,24 @@ struct Mac : MacCallbacks<MacContext<Family>, Family> {
         }
     }
 
+    // A key replaced by set_ctx_params while the message in progress has seen no byte: that
+    // message keeps the old key, but its key block must not stay behind (init overwrites it
+    // with the new one anyway).
+    static void settle_old_key_block(Context* ctx) noexcept {
+        if (ctx->phase == Phase::absorbing && ctx->engine.key_block_buffered()) {
+            ctx->engine.settle_key_block(ctx->empty_message_tag);
+            ctx->empty_message_tag_set = true;
+        }
+    }
+
     // Applies a configuration already validated in full. `new_key.bytes` nullptr keeps the key.
     // `settings` by value: it may be the context's own.
     static void apply_configuration(Context* ctx, Blake2Settings<Family> settings,
                                     const KeyArgument& new_key, Stale stale) noexcept {
         restore_key_block(ctx);
+        if (new_key.bytes != nullptr && stale == Stale::cleanse) {
+            settle_old_key_block(ctx);
+        }
         ctx->settings = settings;
         if (new_key.bytes != nullptr) {
             store_key(ctx->key, new_key);
@@ -112,6 +131,7 @@ struct Mac : MacCallbacks<MacContext<Family>, Family> {
             ctx->keyed_start.compute(ctx->engine, ctx->kernel->compress, configured_params(ctx),
                                      ctx->key.bytes);
         }
+        ctx->empty_message_tag_set = false;
         ctx->phase = Phase::absorbing;
         return 1;
     }
@@ -122,15 +142,24 @@ struct Mac : MacCallbacks<MacContext<Family>, Family> {
             return 0;
         }
         ctx->keyed_start.absorbed(inl);
+        ctx->empty_message_tag_set = ctx->empty_message_tag_set && inl == 0;
         return 1;
+    }
+
+    static void finish(Context* ctx, unsigned char* output) noexcept {
+        if (ctx->empty_message_tag_set) {
+            std::memcpy(output, ctx->empty_message_tag, ctx->engine.digest_length());
+            ctx->empty_message_tag_set = false;
+            return;
+        }
+        restore_key_block(ctx);
+        ctx->engine.finish(output);
     }
 
     static int finalize(void* vctx, unsigned char* out, size_t* outl, size_t outsize) noexcept {
         auto* ctx = static_cast<Context*>(vctx);
-        return write_output(ctx, out, outl, outsize, [ctx](unsigned char* output) noexcept {
-            restore_key_block(ctx);
-            ctx->engine.finish(output);
-        });
+        return write_output(ctx, out, outl, outsize,
+                            [ctx](unsigned char* output) noexcept { finish(ctx, output); });
     }
 
     static int set_ctx_params(void* vctx, const OSSL_PARAM params[]) noexcept {

@@ -38,9 +38,9 @@ struct TreeMac : MacCallbacks<TreeMacContext<Family>, Family> {
     using Context = TreeMacContext<Family>;
 
     // Validates the params and the key argument (nullptr: none) completely, then stores the
-    // key; a failing call changes nothing.
-    static bool configure(Context* ctx, const OSSL_PARAM params[],
-                          KeyArgument key_argument) noexcept {
+    // key (and says so in `key_stored`); a failing call changes nothing.
+    static bool configure(Context* ctx, const OSSL_PARAM params[], KeyArgument key_argument,
+                          bool& key_stored) noexcept {
         KeyArgument param_key;
         KeyArgument new_key;
         Reason failure{};
@@ -49,7 +49,8 @@ struct TreeMac : MacCallbacks<TreeMacContext<Family>, Family> {
             B2_RAISE(ctx->provider, failure);
             return false;
         }
-        if (new_key.bytes != nullptr) {
+        key_stored = new_key.bytes != nullptr;
+        if (key_stored) {
             store_key(ctx->key, new_key);
         }
         return true;
@@ -58,7 +59,8 @@ struct TreeMac : MacCallbacks<TreeMacContext<Family>, Family> {
     static int init(void* vctx, const unsigned char* key, size_t keylen,
                     const OSSL_PARAM params[]) noexcept {
         auto* ctx = static_cast<Context*>(vctx);
-        if (!configure(ctx, params, KeyArgument{key, keylen})) {
+        bool key_stored = false;
+        if (!configure(ctx, params, KeyArgument{key, keylen}, key_stored)) {
             return 0;
         }
         if (!require_key(ctx->provider, ctx->key)) {
@@ -78,8 +80,18 @@ struct TreeMac : MacCallbacks<TreeMacContext<Family>, Family> {
         return write_output(static_cast<Context*>(vctx), out, outl, outsize);
     }
 
+    // A new key applies from the next init; the message in progress keeps its own, but the
+    // engine's copy of that key goes now (init would overwrite it).
     static int set_ctx_params(void* vctx, const OSSL_PARAM params[]) noexcept {
-        return configure(static_cast<Context*>(vctx), params, KeyArgument{}) ? 1 : 0;
+        auto* ctx = static_cast<Context*>(vctx);
+        bool key_stored = false;
+        if (!configure(ctx, params, KeyArgument{}, key_stored)) {
+            return 0;
+        }
+        if (key_stored && ctx->phase == Phase::absorbing) {
+            ctx->engine.forget_key();
+        }
+        return 1;
     }
 };
 

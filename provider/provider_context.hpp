@@ -5,6 +5,8 @@
 #include <openssl/core.h>
 #include <openssl/core_dispatch.h>
 
+#include <atomic>
+
 #include "core_memory.hpp"
 #include "kernel.hpp"
 #include "kernel_blake2s.hpp"
@@ -29,6 +31,9 @@ struct ProviderContext {
     OSSL_FUNC_core_vset_error_fn* core_vset_error = nullptr;
 
     char kernel_request[32] = {};  // from BLAKE2SIMD_KERNEL, else the config's `kernel`
+
+    // The error registry's link to the instance enrolled before this one (errors.cpp).
+    std::atomic<ProviderContext*> next_reporter{nullptr};
 
     // Resolved on first use, not at load: choosing may time the kernels, and every
     // process that loads OpenSSL with a system-wide config loads us.

@@ -54,6 +54,8 @@ void TreeEngine<Family>::start(Compress compress, CompressLanes compress_lanes, 
     m_compress_lanes = compress_lanes;
     m_pending_length = 0;
     m_key_length = static_cast<uint8_t>(key_length);
+    m_key_held = key_length > 0;
+    m_empty_leaf_digests_ready = false;
     std::memset(m_key, 0, sizeof m_key);
     if (key_length > 0) {
         std::memcpy(m_key, key, key_length);
@@ -118,49 +120,84 @@ void TreeEngine<Family>::update(const uint8_t* data, size_t length) noexcept {
     }
     std::memcpy(m_pending + m_pending_length, data, length);
     m_pending_length += static_cast<uint32_t>(length);
+    if (m_key_held && !leaf_is_empty(kLeaves - 1)) {
+        release_key();  // every leaf has a message byte: none ends on the key block
+    }
+}
+
+// Every leaf keeps its last block pending, so only a leaf that never got a message byte has
+// none (and then no group was compressed yet).
+template <class Family>
+bool TreeEngine<Family>::leaf_is_empty(size_t leaf) const noexcept {
+    return m_pending_length <= leaf * kBlockBytes;
 }
 
 template <class Family>
-void TreeEngine<Family>::finish_empty_leaf(size_t leaf) noexcept {
-    // The leaf's whole input is its key block, or nothing: that block is also its last.
-    auto& state = m_leaves[leaf];
+void TreeEngine<Family>::release_key() noexcept {
+    cleanse(m_key, sizeof m_key);
+    m_key_held = false;
+}
+
+template <class Family>
+void TreeEngine<Family>::forget_key() noexcept {
+    if (!m_key_held) {
+        return;
+    }
+    for (size_t leaf = 0; leaf < kLeaves; ++leaf) {
+        if (leaf_is_empty(leaf)) {
+            finish_empty_leaf(leaf, m_empty_leaf_digests[leaf]);
+        }
+    }
+    m_empty_leaf_digests_ready = true;
+    release_key();
+    scrub_after_key_block();
+}
+
+// The leaf's whole input is its key block, or nothing: that block is also its last. The leaf's
+// own state is left alone (forget_key() asks while more message may come).
+template <class Family>
+void TreeEngine<Family>::finish_empty_leaf(size_t leaf, uint8_t digest[kDigestBytes]) noexcept {
+    typename Family::State state;
     reset_state(state, node_params<Family>(m_key_length, leaf, 0));
     uint8_t block[kBlockBytes] = {};
     std::memcpy(block, m_key, m_key_length);
     mark_final(state, leaf == kLeaves - 1);
     m_compress(&state, block, 1, m_key_length > 0 ? kBlockBytes : 0);
+    write_digest(state, digest, kDigestBytes);
     cleanse(block, sizeof block);
+    cleanse(&state, sizeof state);
 }
 
 template <class Family>
 void TreeEngine<Family>::finish_leaf(size_t leaf, uint8_t digest[kDigestBytes]) noexcept {
+    if (leaf_is_empty(leaf)) {
+        if (m_empty_leaf_digests_ready) {
+            std::memcpy(digest, m_empty_leaf_digests[leaf], kDigestBytes);
+        } else {
+            finish_empty_leaf(leaf, digest);
+        }
+        return;
+    }
     auto& state = m_leaves[leaf];
     size_t offset = leaf * kBlockBytes;
-    if (m_pending_length <= offset) {
-        // Every leaf keeps its last block pending, so only a leaf that never got a message
-        // byte has none (and then no group was compressed yet).
-        finish_empty_leaf(leaf);
-    } else {
-        for (; offset + kGroupBytes < m_pending_length; offset += kGroupBytes) {
-            m_compress(&state, m_pending + offset, 1, kBlockBytes);
-        }
-        const size_t tail =
-            m_pending_length - offset < kBlockBytes ? m_pending_length - offset : kBlockBytes;
-        uint8_t block[kBlockBytes] = {};
-        std::memcpy(block, m_pending + offset, tail);
-        mark_final(state, leaf == kLeaves - 1);
-        m_compress(&state, block, 1, static_cast<uint32_t>(tail));
-        cleanse(block, sizeof block);
+    for (; offset + kGroupBytes < m_pending_length; offset += kGroupBytes) {
+        m_compress(&state, m_pending + offset, 1, kBlockBytes);
     }
+    const size_t tail =
+        m_pending_length - offset < kBlockBytes ? m_pending_length - offset : kBlockBytes;
+    uint8_t block[kBlockBytes] = {};
+    std::memcpy(block, m_pending + offset, tail);
+    mark_final(state, leaf == kLeaves - 1);
+    m_compress(&state, block, 1, static_cast<uint32_t>(tail));
+    cleanse(block, sizeof block);
     write_digest(state, digest, kDigestBytes);
 }
 
 template <class Family>
 void TreeEngine<Family>::finish(uint8_t* out) noexcept {
-    // Leaves without a message byte compress the key block once more (finish_empty_leaf);
-    // the last leaf is the first to go without.
-    const bool key_block_compressed =
-        m_key_length > 0 && m_pending_length <= (kLeaves - 1) * kBlockBytes;
+    // Leaves without a message byte compress the key block once more (finish_empty_leaf),
+    // unless forget_key() did so already; the last leaf is the first to go without.
+    const bool key_block_compressed = m_key_held;
     uint8_t leaf_digests[kLeaves * kDigestBytes];
     for (size_t leaf = 0; leaf < kLeaves; ++leaf) {
         finish_leaf(leaf, leaf_digests + leaf * kDigestBytes);
@@ -179,6 +216,13 @@ void TreeEngine<Family>::finish(uint8_t* out) noexcept {
     cleanse(leaf_digests, sizeof leaf_digests);
     cleanse(&root, sizeof root);
     cleanse(m_pending, sizeof m_pending);
+    if (m_key_held) {
+        release_key();
+    }
+    if (m_empty_leaf_digests_ready) {
+        cleanse(m_empty_leaf_digests, sizeof m_empty_leaf_digests);
+        m_empty_leaf_digests_ready = false;
+    }
     m_pending_length = 0;
     if (key_block_compressed) {
         scrub_after_key_block();

@@ -39,6 +39,12 @@ class TreeEngine final {
     // Writes kDigestBytes bytes; the engine must be started again before further use.
     void finish(uint8_t* out) noexcept;
 
+    // For a key replaced while a message is in progress: that message keeps its key, but the
+    // copy the engine holds goes. The leaves that have no message byte yet (they may end with
+    // the key block alone) get their final digests computed now. The engine holds the key only
+    // while some leaf has no message byte, so this costs nothing once the message reached them all.
+    void forget_key() noexcept;
+
   private:
     static constexpr size_t kBlockBytes = Family::kBlockBytes;
     // Block j goes to leaf j % kLeaves, so a group of kLeaves consecutive blocks advances every
@@ -52,15 +58,21 @@ class TreeEngine final {
     void compress_groups(const uint8_t* data, size_t groups) noexcept;
     void absorb_pending_group() noexcept;
     void finish_leaf(size_t leaf, uint8_t digest[kDigestBytes]) noexcept;
-    void finish_empty_leaf(size_t leaf) noexcept;
+    void finish_empty_leaf(size_t leaf, uint8_t digest[kDigestBytes]) noexcept;
+    bool leaf_is_empty(size_t leaf) const noexcept;
+    void release_key() noexcept;
 
     typename Family::State m_leaves[kLeaves];
-    uint8_t m_pending[kPendingBytes];  // starts at a group boundary of the message
-    uint8_t m_key[Family::kMaxKeyBytes];
+    uint8_t m_pending[kPendingBytes];     // starts at a group boundary of the message
+    uint8_t m_key[Family::kMaxKeyBytes];  // while m_key_held
+    // After forget_key(): the final digests of the leaves that had no message byte then.
+    uint8_t m_empty_leaf_digests[kLeaves][kDigestBytes];
     Compress m_compress;
     CompressLanes m_compress_lanes;
     uint32_t m_pending_length;
     uint8_t m_key_length;
+    bool m_key_held;                  // m_key holds the key: some leaf may end on it
+    bool m_empty_leaf_digests_ready;  // forget_key() computed them for this message
 };
 
 extern template class TreeEngine<Blake2bFamily>;

@@ -59,6 +59,18 @@ b2_add_evp_test(NAME hardening.threads TARGET test_threads
                 TIMEOUT 300)
 target_link_libraries(test_threads PRIVATE Threads::Threads)
 
+# fork() while threads raise errors without a provider context, and while others load and
+# unload the provider: every child must still raise its error (issue 23.5).
+b2_add_evp_test(NAME hardening.fork_during_errors TARGET test_fork_errors
+                SOURCES ${b2_hardening_dir}/test_fork_errors.cpp LABELS hardening provider
+                TIMEOUT 300)
+target_link_libraries(test_fork_errors PRIVATE Threads::Threads)
+
+# 40 instances in one process (one library context each), unloaded oldest first: each must still
+# report the errors raised without a provider context (issue 23.7).
+b2_add_evp_test(NAME hardening.many_instances TARGET test_many_instances
+                SOURCES ${b2_hardening_dir}/test_many_instances.cpp LABELS hardening provider)
+
 b2_add_evp_test(NAME hardening.key_material TARGET test_key_material
                 SOURCES ${b2_hardening_dir}/test_key_material.cpp LABELS hardening provider)
 target_include_directories(test_key_material PRIVATE ${b2_hardening_dir})
@@ -95,6 +107,14 @@ if(B2_FUZZ)
 endif()
 
 b2_add_direct_test(hardening.fork_during_first_use test_fork)
+# A stale claim whose pid matches (nested pid namespaces: pid 1 forked from pid 1) is taken
+# over (kernels/once.hpp's fork epoch; issue 23.7). Without pid namespaces: 77.
+add_executable(test_once_pid_reuse ${b2_hardening_dir}/test_once_pid_reuse.cpp)
+target_include_directories(test_once_pid_reuse PRIVATE ${B2_TEST_SUPPORT_DIR})
+target_link_libraries(test_once_pid_reuse PRIVATE blake2simd_kernels Threads::Threads b2_warnings)
+add_test(NAME hardening.once_pid_reuse COMMAND test_once_pid_reuse)
+set_tests_properties(hardening.once_pid_reuse PROPERTIES LABELS hardening SKIP_RETURN_CODE 77
+                     TIMEOUT 120)
 b2_add_direct_test(hardening.kernel_request test_kernel_request)
 add_test(NAME hardening.kernel_request_setuid COMMAND test_kernel_request --setuid)
 set_tests_properties(hardening.kernel_request_setuid PROPERTIES LABELS "hardening;provider"
@@ -109,7 +129,7 @@ foreach(b2_test hardening.engine_bounds hardening.direct_dispatch hardening.thre
                 hardening.key_material hardening.load_unload_1000 hardening.fork_during_first_use)
   set_property(TEST ${b2_test} APPEND PROPERTY LABELS blake2s blake2sp)
 endforeach()
-foreach(b2_test hardening.engine_counter_2e64 hardening.keyed_start)
+foreach(b2_test hardening.engine_counter_2e64 hardening.keyed_start hardening.fork_during_errors)
   set_property(TEST ${b2_test} APPEND PROPERTY LABELS blake2s)
 endforeach()
 if(TARGET test_key_scrub)

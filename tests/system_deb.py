@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # `cpack -G DEB` builds a Debian package with the right paths and dependencies, no conffile, no
-# scripts, no lintian errors; dpkg installs and purges it cleanly in an empty dpkg root.
+# scripts, no lintian errors, directories 0755 under any builder's umask (000 and 002 tried), and
+# writes nothing outside its tree; dpkg installs and purges it cleanly in an empty dpkg root.
 # SPDX-License-Identifier: Apache-2.0
 #
 # A plain `cpack` first builds the tree's "preinstall" target, which would relink blake2simd.so
@@ -20,6 +21,8 @@ from system_common import Tally, skip
 
 MAINTAINER_SCRIPTS = ("preinst", "postinst", "prerm", "postrm", "config", "triggers")
 TOOL = "/usr/sbin/blake2simd-config"
+ALGORITHMS = ("BLAKE2B-512", "BLAKE2BMAC", "BLAKE2BP-512", "BLAKE2BPMAC", "BLAKE2S-256",
+              "BLAKE2SMAC", "BLAKE2SP-256", "BLAKE2SPMAC")
 
 
 def sh(*cmd, cwd=None, timeout=300):
@@ -41,6 +44,7 @@ def build_deb(c, args, scratch):
     cannot make one (prefix other than /usr, no man pages), after checking cpack says why."""
     if shutil.which("dpkg-deb") is None:
         skip("dpkg-deb not found")
+    scratch.mkdir(parents=True, exist_ok=True)
     stage = scratch / "stage"
     installed = subprocess.run([args.cmake, "--install", args.build_dir, "--strip"],
                                capture_output=True,
@@ -73,6 +77,46 @@ def build_deb(c, args, scratch):
     return debs[0]
 
 
+STRAY_SHLIBDEPS_DIR = pathlib.Path("/b2-shlibdeps")  # where cpack once wrote outside the tree
+
+
+def clear_stray_shlibdeps_dir():
+    """Removes what an older cpack left at the filesystem root; False if it cannot."""
+    shutil.rmtree(STRAY_SHLIBDEPS_DIR, ignore_errors=True)
+    return not STRAY_SHLIBDEPS_DIR.exists()
+
+
+def check_wrote_only_its_tree(c, when):
+    c.check(not STRAY_SHLIBDEPS_DIR.exists(),
+            f"{when}: cpack wrote nothing outside its tree ({STRAY_SHLIBDEPS_DIR} absent)")
+
+
+def check_modes(c, listing, umask):
+    """Every directory in the package is 0755 and no file is group- or other-writable, whatever
+    the builder's umask (dpkg creates the directories with the modes the package gives)."""
+    dirs = [line for line in listing.splitlines() if line.startswith("d")]
+    bad_dirs = [line for line in dirs if not line.startswith("drwxr-xr-x ")]
+    c.check(dirs and not bad_dirs, f"umask {umask:03o}: every directory is drwxr-xr-x",
+            "\n".join(bad_dirs))
+    writable = [line for line in listing.splitlines()
+                if not line.startswith("d") and (line[5] == "w" or line[8] == "w")]
+    c.check(not writable, f"umask {umask:03o}: no file is group- or other-writable",
+            "\n".join(writable))
+
+
+def check_built_under_umasks(c, args, scratch, stray_cleared):
+    """The package built under the umasks a builder may have: 000 and 002."""
+    for umask in (0o000, 0o002):
+        previous = os.umask(umask)
+        try:
+            deb = build_deb(c, args, scratch / f"umask-{umask:03o}")
+        finally:
+            os.umask(previous)
+        check_modes(c, sh("dpkg-deb", "-c", deb).stdout, umask)
+        if stray_cleared:
+            check_wrote_only_its_tree(c, f"umask {umask:03o}")
+
+
 def control_fields(info):
     fields = {}
     for line in info.splitlines():
@@ -94,14 +138,22 @@ def main():
     c = Tally("system_deb", verbose=True)
     with tempfile.TemporaryDirectory(prefix="b2sys-deb-") as tmp:
         scratch = pathlib.Path(tmp)
+        stray_cleared = clear_stray_shlibdeps_dir()
+        if not stray_cleared:
+            print(f"note: {STRAY_SHLIBDEPS_DIR} exists and cannot be removed: not checked")
         deb = build_deb(c, args, scratch)
         print(f"package: {deb.name}")
+        if stray_cleared:
+            check_wrote_only_its_tree(c, "cpack -G DEB")
+        check_built_under_umasks(c, args, scratch, stray_cleared)
 
         info = sh("dpkg-deb", "-I", deb).stdout
         print(info)
         fields = control_fields(info)
         c.equal(fields.get("Package"), "blake2simd", "Package: blake2simd")
         c.equal(fields.get("Version"), args.version, "Version is the project version")
+        for name in ALGORITHMS:
+            c.check(name in info, f"the description names {name}")
         items = depends_items(fields.get("Depends", ""))
         # Named by hand, not by dpkg-shlibdeps: right also when the module links no libcrypto.
         c.check("libssl3t64 | libssl3" in items,

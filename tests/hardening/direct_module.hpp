@@ -105,6 +105,7 @@ struct MacFns {
     OSSL_FUNC_mac_init_fn* init = nullptr;
     OSSL_FUNC_mac_update_fn* update = nullptr;
     OSSL_FUNC_mac_final_fn* final = nullptr;
+    OSSL_FUNC_mac_set_ctx_params_fn* set_ctx_params = nullptr;
 };
 
 // Where blake2simd.so is loaded from: the build tree, unless a test points elsewhere (the
@@ -179,6 +180,8 @@ class Instance {
         m.init = find_function<OSSL_FUNC_mac_init_fn>(t, OSSL_FUNC_MAC_INIT);
         m.update = find_function<OSSL_FUNC_mac_update_fn>(t, OSSL_FUNC_MAC_UPDATE);
         m.final = find_function<OSSL_FUNC_mac_final_fn>(t, OSSL_FUNC_MAC_FINAL);
+        m.set_ctx_params =
+            find_function<OSSL_FUNC_mac_set_ctx_params_fn>(t, OSSL_FUNC_MAC_SET_CTX_PARAMS);
         return m;
     }
 

@@ -176,12 +176,9 @@ void sleep_microseconds(long microseconds) {
 }  // namespace
 
 int main() {
-#if defined(__SANITIZE_THREAD__)
-    // TSan's own state does not survive fork() from a multithreaded process (it reports the
-    // parent's threads as leaked in the child, and can hang there): no verdict possible.
-    std::printf("SKIP: fork() of a multithreaded process is not supported under ThreadSanitizer\n");
-    return 77;
-#endif
+    if (b2test::multithreaded_fork_unsupported()) {
+        return b2test::kSkipExitCode;
+    }
     b2test::Report report("test_fork", std::numeric_limits<int>::max());
     int counts[5] = {};
     for (int trial = 0; trial < kTrials; ++trial) {

@@ -5,13 +5,18 @@
 // (direct_module.hpp), so every frame below the probe is the module's. Before each init the region
 // is filled with a pattern; right after it the probe copies the region and the registers without
 // calling anything, then searches them for each 8-byte word of the key at every byte offset. A
-// positive control leaves the key on the stack on purpose and must be found.
+// positive control leaves the key on the stack on purpose and must be found. Then each MAC is
+// re-keyed by set_ctx_params in every state a context can be in (finished after an empty or a
+// short message, right after init, after a short and a long piece of message): no word of the
+// old key may stay in the live context, the message in progress still ends under its own key
+// (against rfc7693.hpp), and the next init takes the new one.
 //
 // Under ASan with detect_stack_use_after_return, instrumented frames with arrays live on
 // ASan's fake stack, not below the caller; then this test sees only what stays on the real
 // stack (spills, the assembly kernel) and proves less.
 // SPDX-License-Identifier: Apache-2.0
 #include <cpuid.h>
+#include <malloc.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -23,6 +28,7 @@
 #include "b2test/check.hpp"
 #include "direct_module.hpp"
 #include "registry.hpp"
+#include "rfc7693.hpp"
 
 namespace {
 
@@ -224,6 +230,111 @@ std::string served_by(const std::string& buildinfo, const char* label) {
     return buildinfo.substr(start, buildinfo.find(' ', start) - start);
 }
 
+// --- Re-keying by set_ctx_params (issue 23.7): the message in progress keeps the key it began
+// with, but once the key is replaced no word of the old one may stay in the live context.
+
+using Bytes = std::vector<uint8_t>;
+
+// Key words of `key` (length g_key_bytes) anywhere in the live context block.
+size_t key_words_in(const void* ctx, const uint8_t* key) {
+    const auto* bytes = static_cast<const uint8_t*>(ctx);
+    const size_t size = malloc_usable_size(const_cast<void*>(ctx));
+    size_t found = 0;
+    for (size_t w = 0; w + kWord <= g_key_bytes; w += kWord) {
+        for (size_t at = 0; at + kWord <= size; ++at) {
+            found += std::memcmp(bytes + at, key + w, kWord) == 0 ? 1 : 0;
+        }
+    }
+    return found;
+}
+
+// The MAC of `message` under `key` from rfc7693.hpp, for the MAC named.
+Bytes expected_mac(const char* mac, const Bytes& key, const Bytes& message) {
+    const std::string name = mac;
+    if (name == "BLAKE2BMAC") {
+        rfc7693::Options options;
+        options.key = key.data();
+        options.key_len = key.size();
+        return rfc7693::hash(options, message.data(), message.size());
+    }
+    if (name == "BLAKE2SMAC") {
+        rfc7693::blake2s::Options options;
+        options.key = key.data();
+        options.key_len = key.size();
+        return rfc7693::blake2s::hash(options, message.data(), message.size());
+    }
+    return name == "BLAKE2BPMAC"
+               ? rfc7693::blake2bp(key.data(), key.size(), message.data(), message.size())
+               : rfc7693::blake2sp(key.data(), key.size(), message.data(), message.size());
+}
+
+Bytes mac_final(void* ctx) {
+    Bytes out(64);
+    size_t length = 0;
+    const bool ok = g_mac.final(ctx, out.data(), &length, out.size()) == 1;
+    out.resize(ok ? length : 0);
+    return out;
+}
+
+bool set_key(void* ctx, const Bytes& key) {
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_construct_octet_string("key", const_cast<uint8_t*>(key.data()), key.size()),
+        OSSL_PARAM_construct_end()};
+    return g_mac.set_ctx_params(ctx, params) == 1;
+}
+
+// The states a re-key may meet the context in: the message so far, and whether it was finished.
+struct RekeyState {
+    const char* what;
+    size_t message_bytes;
+    bool finished;
+};
+constexpr RekeyState kRekeyStates[] = {
+    {"after an empty-message final", 0, true},
+    {"right after init", 0, false},
+    {"after 10 bytes", 10, false},
+    {"after 1000 bytes", 1000, false},
+    {"after a 10-byte final", 10, true},
+};
+
+// Re-keys in `state`: no word of the old key is left in the context (the new one is there,
+// the control); an unfinished message still ends under the old key; the next init takes the
+// new one.
+void check_rekey(b2test::Report& report, void* provctx, const char* kernel, const char* mac,
+                 const RekeyState& state) {
+    Bytes old_key = distinctive_key();
+    old_key.resize(g_key_bytes);
+    Bytes new_key = old_key;
+    for (uint8_t& byte : new_key) {
+        byte ^= 0x3C;
+    }
+    Bytes message(state.message_bytes);
+    for (size_t i = 0; i < message.size(); ++i) {
+        message[i] = static_cast<uint8_t>(i * 13 + 1);
+    }
+    const std::string where = std::string(kernel) + " " + mac + " re-keyed " + state.what;
+    void* ctx = g_mac.newctx(provctx);
+    B2_REQUIRE(ctx != nullptr && g_mac.init(ctx, old_key.data(), old_key.size(), nullptr) == 1 &&
+                   g_mac.update(ctx, message.data(), message.size()) == 1,
+               where + ": init and update");
+    report.expect(key_words_in(ctx, old_key.data()) > 0, where + ": control: key before re-key");
+    const Bytes finished = state.finished ? mac_final(ctx) : Bytes{};
+    B2_REQUIRE(set_key(ctx, new_key), where + ": set_ctx_params key");
+    const size_t left = key_words_in(ctx, old_key.data());
+    std::printf("%s %s: %zu words of the old key in the live context\n",
+                left == 0 ? "ok  " : "FAIL", where.c_str(), left);
+    report.expect(left == 0, where + ": old key words left in the live context");
+    report.expect(key_words_in(ctx, new_key.data()) > 0, where + ": control: new key stored");
+    const Bytes old_tag = state.finished ? finished : mac_final(ctx);
+    report.expect(old_tag == expected_mac(mac, old_key, message),
+                  where + ": the message in progress ends under its own key");
+    report.expect(g_mac.init(ctx, nullptr, 0, nullptr) == 1 &&
+                      g_mac.update(ctx, message.data(), message.size()) == 1 &&
+                      mac_final(ctx) == expected_mac(mac, new_key, message),
+                  where + ": the next init takes the new key");
+    g_mac.freectx(ctx);
+}
+
 }  // namespace
 
 int main() {
@@ -275,6 +386,9 @@ int main() {
                 found.register_words);
             report.expect(clean, std::string(kernel) + " " + mac + ": key words left behind");
             g_mac.freectx(ctx);
+            for (const RekeyState& state : kRekeyStates) {
+                check_rekey(report, instance.provctx(), kernel, mac, state);
+            }
         }
         instance.close();
     }

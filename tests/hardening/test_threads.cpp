@@ -3,6 +3,7 @@
 // resolves a kernel choice: where a racy once-initialisation would show, under TSan); for
 // every algorithm pair: BLAKE2b, BLAKE2s, BLAKE2bp, BLAKE2sp (b2test/algorithms.hpp).
 // SPDX-License-Identifier: Apache-2.0
+#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/provider.h>
 
@@ -91,15 +92,20 @@ void check_shared_algorithms(b2test::Report& report, const Names& names) {
 }
 
 // Every thread creates its own library context, loads the module, and hashes: the first use
-// resolves the kernel choice of that provider instance while the others do the same.
+// resolves the kernel choice of that provider instance while the others do the same. Each also
+// raises the error a digest raises without a provider context, through the registry of
+// instances the others enrol in and withdraw from meanwhile (errors.cpp).
 void check_concurrent_loads(b2test::Report& report, const Names& names) {
     const Bytes message = message_for(1000);
     Bytes expected;
+    int expected_reason = 0;
     {
         b2test::ProviderSession session(b2test::ProviderSession::Default::exclude);
         b2test::MdPtr md = session.fetch_md(names.digest, b2test::kOurPropq);
         expected = digest_once(md.get(), message);
+        expected_reason = ERR_GET_REASON(b2test::wrong_type_get_params_error(md.get()));
     }
+    B2_CHECK(report, expected_reason != 0, std::string(names.digest) + ": no-context error");
     std::atomic<int> failures{0};
     std::atomic<bool> go{false};
     std::vector<std::thread> threads;
@@ -114,7 +120,8 @@ void check_concurrent_loads(b2test::Report& report, const Names& names) {
                 OSSL_PROVIDER_set_default_search_path(libctx, dir.c_str());
                 OSSL_PROVIDER* provider = OSSL_PROVIDER_load(libctx, b2test::kOurProvider);
                 EVP_MD* md = EVP_MD_fetch(libctx, names.digest, b2test::kOurPropq);
-                if (provider == nullptr || md == nullptr || digest_once(md, message) != expected) {
+                if (provider == nullptr || md == nullptr || digest_once(md, message) != expected ||
+                    ERR_GET_REASON(b2test::wrong_type_get_params_error(md)) != expected_reason) {
                     ++failures;
                 }
                 EVP_MD_free(md);

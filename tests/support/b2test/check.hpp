@@ -14,6 +14,18 @@ namespace b2test {
 // Exit status a test returns when the host cannot run it; CTest maps it via SKIP_RETURN_CODE.
 inline constexpr int kSkipExitCode = 77;
 
+// For tests that fork() a multithreaded process: TSan's own state does not survive that (it
+// reports the parent's threads as leaked in the child, and can hang there), so under TSan no
+// verdict is possible. True (with the SKIP line printed) when the test must exit kSkipExitCode.
+inline bool multithreaded_fork_unsupported() {
+#if defined(__SANITIZE_THREAD__)
+    std::printf("SKIP: fork() of a multithreaded process is not supported under ThreadSanitizer\n");
+    return true;
+#else
+    return false;
+#endif
+}
+
 // Extra text for failure messages (the EVP tests' OpenSSL error queue, openssl_errors.hpp);
 // nullptr in tests that link no OpenSSL.
 inline std::string (*failure_note)() = nullptr;

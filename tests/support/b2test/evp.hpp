@@ -5,6 +5,7 @@
 
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
 #include <openssl/provider.h>
@@ -127,6 +128,23 @@ inline std::string provider_name(const EVP_MD* md) {
 inline std::string provider_name(const EVP_MAC* mac) {
     const OSSL_PROVIDER* provider = mac != nullptr ? EVP_MAC_get0_provider(mac) : nullptr;
     return provider != nullptr ? OSSL_PROVIDER_get0_name(provider) : "(none)";
+}
+
+// The error a digest raises without a provider context: EVP_MD_get_params asking for the block
+// size as a UTF-8 string (the digest answers a size_t). The newest error code on the queue
+// (queue emptied), or 0 when the call raised none or did not fail. Allocates nothing once the
+// thread's error state exists (the fork tests call it in children).
+inline unsigned long wrong_type_get_params_error(const EVP_MD* md) noexcept {
+    char text[16] = {};
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_construct_utf8_string(OSSL_DIGEST_PARAM_BLOCK_SIZE, text, sizeof text),
+        OSSL_PARAM_construct_end()};
+    const int result = EVP_MD_get_params(md, params);
+    unsigned long last = 0;
+    for (unsigned long code = ERR_get_error(); code != 0; code = ERR_get_error()) {
+        last = code;
+    }
+    return result == 0 ? last : 0;
 }
 
 // The gettable ctx param "kernel" (UTF-8 string) of our provider; nullopt if not answered.
