@@ -94,18 +94,20 @@ __attribute__((noinline, no_sanitize("address"))) void wipe_stack_below_caller()
 // Assembly, so that no compiler-made frame lies between the engine's stack pointer and the
 // wipe. A C++ wipe clears an array in its own frame, and the 8-byte slots that frame and its
 // caller's keep for alignment, right below the engine's frame, stayed as the kernel left them:
-// g++ -O3 puts a message word of the key block there in the AVX-512 4-lane kernel. Here every
-// byte from just below the return address down to B2_STACK_WIPE_BYTES is zeroed. Registers
-// first: a first use that spills them (lazy binding saves every vector register) spills into
-// what is wiped next. Downwards, with the stack pointer moving along as stack probes do: each
-// page is touched after the one above it, and a signal lands below what is already clear.
+// g++ -O3 puts a message word of the key block there in the AVX-512 kernels. Here the slot
+// below the return address takes the caller's frame pointer and the B2_STACK_WIPE_BYTES below
+// it are zeroed. Registers first: a first use that spills them (lazy binding saves every
+// vector register) spills into what is wiped next. Downwards, the stack pointer moving along
+// as stack probes do: each page is touched after the one above it, and a signal lands below
+// what is already clear. The frame pointer keeps the unwind information exact meanwhile.
 __attribute__((naked)) void scrub_after_key_block() noexcept {
     __asm__(
-        "sub $8, %rsp\n\t"
+        "push %rbp\n\t"
         ".cfi_adjust_cfa_offset 8\n\t"
+        ".cfi_rel_offset %rbp, 0\n\t"
+        "mov %rsp, %rbp\n\t"
+        ".cfi_def_cfa_register %rbp\n\t"
         "call blake2simd_clear_vector_registers\n\t"
-        "add $8, %rsp\n\t"
-        ".cfi_adjust_cfa_offset -8\n\t"
         "pxor %xmm0, %xmm0\n\t"
         "mov $" B2_STRINGIFY(B2_STACK_WIPE_BYTES) " / 64, %ecx\n"
         "1:\n\t"
@@ -116,7 +118,10 @@ __attribute__((naked)) void scrub_after_key_block() noexcept {
         "movups %xmm0, 48(%rsp)\n\t"
         "dec %ecx\n\t"
         "jnz 1b\n\t"
-        "add $" B2_STRINGIFY(B2_STACK_WIPE_BYTES) ", %rsp\n\t"
+        "mov %rbp, %rsp\n\t"
+        "pop %rbp\n\t"
+        ".cfi_restore %rbp\n\t"
+        ".cfi_def_cfa %rsp, 8\n\t"
         "ret");
 }
 #else
