@@ -1,5 +1,6 @@
 // Stack and register scrubbing after key blocks (scrub.hpp). Baseline code: the AVX and
 // AVX-512 register clears live in their ISA files (registry.hpp), chosen by the detected CPU.
+// On x86-64 the entry point itself is assembly (no frame of its own above the wipe).
 // SPDX-License-Identifier: Apache-2.0
 #include "scrub.hpp"
 
