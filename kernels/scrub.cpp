@@ -1,5 +1,6 @@
 // Stack and register scrubbing after key blocks (scrub.hpp). Baseline code: the AVX and
 // AVX-512 register clears live in their ISA files (registry.hpp), chosen by the detected CPU.
+// On x86-64 the entry point itself is assembly (no frame of its own above the wipe).
 // SPDX-License-Identifier: Apache-2.0
 #include "scrub.hpp"
 
@@ -20,23 +21,23 @@ namespace {
 // AddressSanitizer makes every frame much larger (redzones, spills), and an unoptimised build
 // gives every intrinsic temporary of the SIMD kernels its own stack slot (-fstack-usage with
 // g++ 12 -O0: 45-52 KiB per single-lane frame, 137 KiB for the AVX2 4-lane one), so those
-// builds wipe more.
+// builds wipe more. A macro, not a constant: the x86-64 wipe spells it in its assembly, which
+// clears 64 bytes a step.
 #if !defined(__OPTIMIZE__)
-constexpr size_t kStackWipeBytes = 192 * 1024;
+#define B2_STACK_WIPE_BYTES 196608
 #elif defined(__SANITIZE_ADDRESS__)
-constexpr size_t kStackWipeBytes = 16384;
+#define B2_STACK_WIPE_BYTES 16384
 #else
-constexpr size_t kStackWipeBytes = 2048;
+#define B2_STACK_WIPE_BYTES 2048
 #endif
+static_assert(B2_STACK_WIPE_BYTES % 64 == 0);
 
-// Not instrumented: under ASan an instrumented array would live on its fake stack instead of
-// the real one below the caller.
-__attribute__((noinline, no_sanitize("address"))) void wipe_stack_below_caller() noexcept {
-    uint8_t area[kStackWipeBytes];
-    std::memset(area, 0, sizeof area);
-    // The memset must happen although `area` is dead afterwards.
-    __asm__ volatile("" : : "r"(area) : "memory");
-}
+// The System V x86-64 ABI (ELF): the assembly wipe below relies on its calling convention.
+#if defined(__x86_64__) && defined(__ELF__)
+#define B2_SCRUB_ASSEMBLY 1
+#else
+#define B2_SCRUB_ASSEMBLY 0
+#endif
 
 using RegisterClear = registry::RegisterClearFn;
 
@@ -68,11 +69,67 @@ RegisterClear choose_register_clear() noexcept {
     return widest;
 }
 
-}  // namespace
-
-void scrub_after_key_block() noexcept {
-    wipe_stack_below_caller();
+// Called by its symbol from scrub_after_key_block's assembly.
+__attribute__((used)) void clear_vector_registers() noexcept
+    __asm__("blake2simd_clear_vector_registers");
+void clear_vector_registers() noexcept {
     ComputedOnce<RegisterClear, &choose_register_clear>::get()();
 }
+
+#if !B2_SCRUB_ASSEMBLY
+// Clears an array of its own frame only: the slots this frame and its caller's keep for
+// alignment, right below the engine's frame, stay as the kernel left them.
+__attribute__((noinline, no_sanitize("address"))) void wipe_stack_below_caller() noexcept {
+    uint8_t area[B2_STACK_WIPE_BYTES];
+    std::memset(area, 0, sizeof area);
+    // The memset must happen although `area` is dead afterwards.
+    __asm__ volatile("" : : "r"(area) : "memory");
+}
+#endif
+
+}  // namespace
+
+#if B2_SCRUB_ASSEMBLY
+#define B2_STRINGIFY_VALUE(x) #x
+#define B2_STRINGIFY(x) B2_STRINGIFY_VALUE(x)
+// Assembly, so that no compiler-made frame lies between the engine's stack pointer and the
+// wipe. A C++ wipe clears an array in its own frame, and the 8-byte slots that frame and its
+// caller's keep for alignment, right below the engine's frame, stayed as the kernel left them:
+// g++ -O3 puts a message word of the key block there in the AVX-512 kernels. Here the slot
+// below the return address takes the caller's frame pointer and the B2_STACK_WIPE_BYTES below
+// it are zeroed. Registers first: a first use that spills them (lazy binding saves every
+// vector register) spills into what is wiped next. Downwards, the stack pointer moving along
+// as stack probes do: each page is touched after the one above it, and a signal lands below
+// what is already clear. The frame pointer keeps the unwind information exact meanwhile.
+__attribute__((naked)) void scrub_after_key_block() noexcept {
+    __asm__(
+        "push %rbp\n\t"
+        ".cfi_adjust_cfa_offset 8\n\t"
+        ".cfi_rel_offset %rbp, 0\n\t"
+        "mov %rsp, %rbp\n\t"
+        ".cfi_def_cfa_register %rbp\n\t"
+        "call blake2simd_clear_vector_registers\n\t"
+        "pxor %xmm0, %xmm0\n\t"
+        "mov $" B2_STRINGIFY(B2_STACK_WIPE_BYTES) " / 64, %ecx\n"
+        "1:\n\t"
+        "sub $64, %rsp\n\t"
+        "movups %xmm0, (%rsp)\n\t"
+        "movups %xmm0, 16(%rsp)\n\t"
+        "movups %xmm0, 32(%rsp)\n\t"
+        "movups %xmm0, 48(%rsp)\n\t"
+        "dec %ecx\n\t"
+        "jnz 1b\n\t"
+        "mov %rbp, %rsp\n\t"
+        "pop %rbp\n\t"
+        ".cfi_restore %rbp\n\t"
+        ".cfi_def_cfa %rsp, 8\n\t"
+        "ret");
+}
+#else
+void scrub_after_key_block() noexcept {
+    clear_vector_registers();
+    wipe_stack_below_caller();
+}
+#endif
 
 }  // namespace blake2simd
