@@ -1,0 +1,36 @@
+// Hashing one file (or standard input) in large reads.
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "evp_hash.hpp"
+
+namespace b2sum {
+
+// Set once standard input has been read (coreutils then checks that it closes).
+inline std::atomic<bool> g_read_stdin{false};
+
+inline constexpr size_t kReadSize = size_t{1} << 20;
+
+struct ReadBuffer {
+    ReadBuffer();
+    std::unique_ptr<unsigned char, void (*)(void*)> bytes;
+};
+
+struct FileDigest {
+    bool ok = false;
+    bool missing = false;  // ENOENT, when the caller tolerates it
+    int error_number = 0;  // errno of the failed open or read
+    unsigned char digest[64] = {};
+    std::string kernel;  // with -v
+};
+
+// `name` "-" is standard input. The digest is spec.bits / 8 bytes.
+FileDigest hash_file(const std::string& name, const Fetched& fetched, const HashSpec& spec,
+                     Hashing& hashing, ReadBuffer& buffer, bool want_kernel);
+
+}  // namespace b2sum
