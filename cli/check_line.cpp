@@ -210,7 +210,7 @@ std::optional<CheckLine> CheckLineParser::parse(std::string_view input) {
     while (i < n && s[i] != '\0' && !is_blank(s[i])) {
         ++i;
     }
-    if (i == n) {
+    if (i == n || s[i] == '\0') {  // a blank must end the digest
         return std::nullopt;
     }
     const std::string_view hex = s.substr(hex_start, i - hex_start);

@@ -14,9 +14,9 @@ bool always_plain(unsigned char c) {
            c == '+' || c == ',' || c == '-' || c == '.' || c == '/' || c == ']' || c == '_';
 }
 
-// Special to the shell anywhere (':' because the colon variant quotes it too).
+// Special to the shell anywhere.
 bool shell_special(unsigned char c) {
-    static constexpr std::string_view kSpecial = " !\"$&()*;<=>?[\\^`|:";
+    static constexpr std::string_view kSpecial = "!\"$&()*;<=>?[\\^`|";
     return kSpecial.find(static_cast<char>(c)) != std::string_view::npos;
 }
 
@@ -58,7 +58,7 @@ Survey survey(std::string_view name) {
         if (c == '\'') {
             s.needs_quotes = s.has_single_quote = true;
             fits_double = true;
-        } else if (c == ' ') {
+        } else if (c == ' ' || c == ':') {  // ':' is quoted by the colon variant
             s.needs_quotes = true;
             fits_double = true;
         } else if (c == '#' || c == '~') {
@@ -110,7 +110,9 @@ std::string single_quoted(std::string_view name, bool in_escape) {
                 out += "'$'";
                 in_escape = true;
             }
-            append_escape(out, static_cast<unsigned char>(name[at]));
+            for (size_t k = 0; k < piece.length; ++k) {
+                append_escape(out, static_cast<unsigned char>(name[at + k]));
+            }
         } else {
             if (in_escape) {
                 out += "''";
