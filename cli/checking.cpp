@@ -76,8 +76,12 @@ void Checker::verify(const CheckLine& line, Tally& tally) {
         provider_failed_ = true;
         return;
     }
-    const HashSpec spec{line.algorithm, line.bits, &key_};
+    const HashSpec spec{line.algorithm, line.bits, &key_, o_.kernel};
     const FileDigest d = hash_file(line.name, *fetched, spec, hashing_, buffer_, o_.show_kernel);
+    if (report_wrong_kernel(o_, d)) {
+        provider_failed_ = true;
+        return;
+    }
     if (!d.ok && !(o_.ignore_missing && d.missing)) {
         report(quote_name(line.name), d.error_number);
         ++tally.unreadable;

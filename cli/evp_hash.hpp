@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "algorithms.hpp"
@@ -62,7 +63,8 @@ class Key {
 struct HashSpec {
     const Algorithm* algorithm;
     unsigned bits;
-    const Key* key;  // nullptr or empty: the plain digest
+    const Key* key;                         // nullptr or empty: the plain digest
+    std::string_view required_kernel = {};  // --kernel: any other kernel serving is an error
 };
 
 // One algorithm fetched from the session; cheap to share between threads.

@@ -26,6 +26,16 @@ const Fetched* FetchedAlgorithms::get(const Algorithm& algorithm) {
     return slot->ok() ? slot.get() : nullptr;
 }
 
+bool report_wrong_kernel(const Options& options, const FileDigest& digest) {
+    if (digest.wrong_kernel.empty()) {
+        return false;
+    }
+    report("kernel " + options.kernel + " was requested but " + digest.wrong_kernel + " serves " +
+           options.algorithm->tag.data() +
+           " (is it built, for this algorithm, and runnable here?)");
+    return true;
+}
+
 namespace {
 
 // One output line, as b2sum writes it.
@@ -47,21 +57,29 @@ std::string sum_line(const Options& o, const std::string& name, const FileDigest
     return line;
 }
 
-bool emit(const Options& o, const std::string& name, const FileDigest& d) {
+Run emit(const Options& o, const std::string& name, const FileDigest& d) {
+    if (report_wrong_kernel(o, d)) {
+        return Run::provider_failed;
+    }
     if (!d.ok) {
         report(quote_name(name), d.error_number);
-        return false;
+        return Run::failed;
     }
     const std::string line = sum_line(o, name, d);
     std::fwrite(line.data(), 1, line.size(), stdout);
     if (o.show_kernel) {
         report(quote_name(name) + ": kernel " + d.kernel);
     }
-    return true;
+    return Run::ok;
+}
+
+// The worse of two outcomes.
+Run worse(Run a, Run b) {
+    return static_cast<int>(a) > static_cast<int>(b) ? a : b;
 }
 
 // Workers take the next file; the caller prints each result as soon as its turn comes.
-bool hash_in_parallel(const Options& o, const Fetched& fetched, const HashSpec& spec) {
+Run hash_in_parallel(const Options& o, const Fetched& fetched, const HashSpec& spec) {
     const size_t count = o.files.size();
     std::vector<FileDigest> results(count);
     std::vector<char> done(count, 0);
@@ -83,18 +101,19 @@ bool hash_in_parallel(const Options& o, const Fetched& fetched, const HashSpec& 
     for (unsigned j = 0; j < std::min<size_t>(o.jobs, count); ++j) {
         workers.emplace_back(work);
     }
-    bool ok = true;
-    for (size_t i = 0; i < count; ++i) {
+    Run outcome = Run::ok;
+    for (size_t i = 0; i < count && outcome != Run::provider_failed; ++i) {
         std::unique_lock<std::mutex> lock(mutex);
         finished.wait(lock, [&] { return done[i] != 0; });
         const FileDigest d = std::move(results[i]);
         lock.unlock();
-        ok &= emit(o, o.files[i], d);
+        outcome = worse(outcome, emit(o, o.files[i], d));
     }
+    next = count;  // after a refused kernel, no further file starts
     for (std::thread& worker : workers) {
         worker.join();
     }
-    return ok;
+    return outcome;
 }
 
 }  // namespace
@@ -105,17 +124,20 @@ Run generate_sums(const Options& o, const ProviderSession& session, const Key& k
     if (fetched == nullptr) {
         return Run::provider_failed;
     }
-    const HashSpec spec{o.algorithm, o.bits, &key};
+    const HashSpec spec{o.algorithm, o.bits, &key, o.kernel};
     if (o.jobs > 1 && o.files.size() > 1) {
-        return hash_in_parallel(o, *fetched, spec) ? Run::ok : Run::failed;
+        return hash_in_parallel(o, *fetched, spec);
     }
     Hashing hashing;
     ReadBuffer buffer;
-    bool ok = true;
-    for (const std::string& name : o.files) {
-        ok &= emit(o, name, hash_file(name, *fetched, spec, hashing, buffer, o.show_kernel));
+    Run outcome = Run::ok;
+    for (size_t i = 0; i < o.files.size() && outcome != Run::provider_failed; ++i) {
+        const std::string& name = o.files[i];
+        outcome =
+            worse(outcome,
+                  emit(o, name, hash_file(name, *fetched, spec, hashing, buffer, o.show_kernel)));
     }
-    return ok ? Run::ok : Run::failed;
+    return outcome;
 }
 
 }  // namespace b2sum

@@ -49,7 +49,11 @@ FileDigest hash_file(const std::string& name, const Fetched& fetched, const Hash
     }
     posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     int error_number = hashing.start(fetched, spec) ? 0 : EIO;
-    if (error_number == 0) {
+    if (error_number == 0 && !spec.required_kernel.empty() &&
+        hashing.kernel() != spec.required_kernel) {
+        result.wrong_kernel = hashing.kernel();
+        error_number = EIO;
+    } else if (error_number == 0) {
         error_number = hash_descriptor(fd, hashing, buffer);
     }
     if (error_number == 0 && !hashing.finish(result.digest, spec.bits / 8)) {

@@ -26,7 +26,8 @@ struct FileDigest {
     bool missing = false;  // ENOENT, when the caller tolerates it
     int error_number = 0;  // errno of the failed open or read
     unsigned char digest[64] = {};
-    std::string kernel;  // with -v
+    std::string kernel;        // with -v
+    std::string wrong_kernel;  // the kernel that served instead of spec.required_kernel
 };
 
 // `name` "-" is standard input. The digest is spec.bits / 8 bytes.

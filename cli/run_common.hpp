@@ -6,6 +6,8 @@
 #include <string>
 
 #include "evp_hash.hpp"
+#include "hash_file.hpp"
+#include "options.hpp"
 
 namespace b2sum {
 
@@ -20,6 +22,9 @@ inline std::string to_hex(const unsigned char* bytes, size_t length) {
     }
     return hex;
 }
+
+// --kernel not honoured for this algorithm: reported, and the run ends with status 2.
+bool report_wrong_kernel(const Options& options, const FileDigest& digest);
 
 // Each algorithm fetched once, on first use.
 class FetchedAlgorithms {

@@ -1,0 +1,20 @@
+# blake2simd-sum (cli/): against coreutils' b2sum byte for byte (cli_sum.py), and what b2sum
+# lacks (cli_sum_extras.py: -a, -k, --kernel, -v, -j) against hashlib and the vector generators.
+# Label "sum", not "cli": these run our own (instrumented) program and Python's standard library,
+# never a module loaded by an uninstrumented host, so the ASan/UBSan job runs them too.
+# SPDX-License-Identifier: Apache-2.0
+if(NOT TARGET blake2simd-sum)
+  return()
+endif()
+add_test(NAME sum.differential
+         COMMAND Python3::Interpreter ${CMAKE_CURRENT_LIST_DIR}/cli_sum.py
+                 --sum $<TARGET_FILE:blake2simd-sum>)
+# The build's kernels (kernels/CMakeLists.txt), for --kernel.
+get_property(_b2_sum_kernels GLOBAL PROPERTY B2_KERNELS)
+string(REPLACE ";" "," _b2_sum_kernels "${_b2_sum_kernels}")
+add_test(NAME sum.extras
+         COMMAND Python3::Interpreter ${CMAKE_CURRENT_LIST_DIR}/cli_sum_extras.py
+                 --sum $<TARGET_FILE:blake2simd-sum> --vectors ${B2_VECTORS_DIR}
+                 --module-dir ${B2_MODULE_DIR} --kernels "${_b2_sum_kernels}")
+set_tests_properties(sum.differential sum.extras PROPERTIES
+  LABELS "sum;differential" SKIP_RETURN_CODE 77 TIMEOUT 300)

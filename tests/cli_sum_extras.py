@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""What blake2simd-sum adds to b2sum, against independent answers: -a blake2s/blake2bp/blake2sp
+(hashlib; vectors/blake2_tree.py for the tree modes), -l with each, --tag names and -c reading
+them back without -a, -k (keyed, against hashlib's key= and the tree generator; refused key
+files), --kernel with every kernel the build has (kernels/CMakeLists.txt's list, passed in) and
+-v naming the one that served, -j (same output as one job), and the provider failing to load.
+
+usage: cli_sum_extras.py --sum PATH --vectors DIR --module-dir DIR [--kernels a,b,...]
+SPDX-License-Identifier: Apache-2.0
+"""
+import argparse
+import hashlib
+import os
+import random
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+from b2check import Tally, load_generator
+
+TALLY = Tally("cli_sum_extras")
+check = TALLY.check
+LENGTHS = (0, 1, 63, 64, 65, 127, 128, 129, 511, 512, 513, 4097, 100_000, (1 << 20) + 3)
+
+
+def run(program, *args, stdin=b""):
+    p = subprocess.run([program, *map(str, args)], input=stdin, capture_output=True,
+                       env={**os.environ, "LC_ALL": "C"})
+    return p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace"), p.returncode
+
+
+class Oracles:
+    def __init__(self, vectors: Path):
+        tree = load_generator(vectors, "blake2_tree")
+        self.tree = {"blake2bp": tree.BLAKE2BP, "blake2sp": tree.BLAKE2SP}
+
+    def hexdigest(self, algorithm, message, bits=None, key=b""):
+        if algorithm in self.tree:
+            return self.tree[algorithm].digest(message, key).hex()
+        new = hashlib.blake2b if algorithm == "blake2b" else hashlib.blake2s
+        size = (bits or new.MAX_DIGEST_SIZE * 8) // 8
+        return new(message, digest_size=size, key=key).hexdigest()
+
+
+FULL_BITS = {"blake2b": 512, "blake2s": 256, "blake2bp": 512, "blake2sp": 256}
+TAGS = {"blake2b": "BLAKE2b", "blake2s": "BLAKE2s", "blake2bp": "BLAKE2bp", "blake2sp": "BLAKE2sp"}
+MAX_KEY = {"blake2b": 64, "blake2s": 32, "blake2bp": 64, "blake2sp": 32}
+
+
+def algorithm_cases(ours, oracles, root: Path):
+    rng = random.Random(0xB2)
+    files = []
+    for length in LENGTHS:
+        path = root / f"m{length}"
+        path.write_bytes(rng.randbytes(length))
+        files.append(path)
+    for algorithm, full in FULL_BITS.items():
+        lengths = [None] if algorithm in oracles.tree else [None, 8, 128, full - 8]
+        for bits in lengths:
+            extra = ["-l", bits] if bits else []
+            out, err, rc = run(ours, "-a", algorithm, *extra, *files)
+            expected = "".join(f"{oracles.hexdigest(algorithm, f.read_bytes(), bits)}  {f}\n"
+                               for f in files)
+            check(rc == 0 and out == expected and err == "", f"-a {algorithm} -l {bits}",
+                  f"rc {rc}\n{out}\n{err}")
+            out, err, rc = run(ours, "-a", algorithm, "--tag", *extra, files[3])
+            tag = TAGS[algorithm] + (f"-{bits}" if bits and bits < full else "")
+            want = f"{tag} ({files[3]}) = {oracles.hexdigest(algorithm, files[3].read_bytes(), bits)}\n"
+            check(out == want and rc == 0, f"--tag -a {algorithm} -l {bits}", f"{out!r} {want!r}")
+            sums = root / f"sums-{algorithm}-{bits}"
+            sums.write_text(out)
+            out, err, rc = run(ours, "-c", sums)
+            check(rc == 0 and out == f"{files[3]}: OK\n", f"-c without -a reads {tag} lines",
+                  f"rc {rc} {out!r} {err!r}")
+            sums.write_text(re.sub(r"= (.)", lambda m: "= " + "0f"[m.group(1) == "0"], want))
+            out, err, rc = run(ours, "-c", sums)
+            check(rc == 1 and out == f"{files[3]}: FAILED\n", f"-c finds a wrong {tag} line",
+                  f"rc {rc} {out!r} {err!r}")
+        if algorithm in oracles.tree:
+            out, err, rc = run(ours, "-a", algorithm, "-l", 128, files[0])
+            check(rc == 1 and out == "" and "not supported" in err,
+                  f"-l with -a {algorithm} is refused", err)
+    # Untagged lines of another algorithm need -a (their width alone says BLAKE2b).
+    out, _, _ = run(ours, "-a", "blake2sp", files[2])
+    (root / "sp-untagged").write_text(out)
+    check(run(ours, "-c", "-a", "blake2sp", root / "sp-untagged")[2] == 0,
+          "-c -a blake2sp reads untagged BLAKE2sp lines")
+    check(run(ours, "-c", root / "sp-untagged")[2] == 1,
+          "untagged BLAKE2sp lines without -a are checked as BLAKE2b (and fail)")
+    for name in ("blake2xb", "blake2xs"):
+        out, err, rc = run(ours, "-a", name, files[0])
+        check(rc == 1 and "not available yet" in err, f"-a {name}: not available yet", err)
+    out, err, rc = run(ours, "-a", "md5", files[0])
+    check(rc == 1 and "invalid algorithm" in err, "-a md5 is refused", err)
+    return files
+
+
+def key_cases(ours, oracles, root: Path, files):
+    message = files[5]
+    for algorithm, max_key in MAX_KEY.items():
+        for length in (1, 17, max_key):
+            key = bytes(range(0x40, 0x40 + length))
+            key_file = root / f"key-{algorithm}-{length}"
+            key_file.write_bytes(key)
+            key_file.chmod(0o600)
+            out, err, rc = run(ours, "-a", algorithm, "-k", key_file, message)
+            want = f"{oracles.hexdigest(algorithm, message.read_bytes(), key=key)}  {message}\n"
+            check(rc == 0 and out == want, f"-k with -a {algorithm}, key {length}",
+                  f"{out!r} {want!r} {err}")
+            sums = root / f"keyed-{algorithm}-{length}"
+            sums.write_text(run(ours, "-a", algorithm, "--tag", "-k", key_file, message)[0])
+            check(run(ours, "-c", "-k", key_file, sums)[:3:2] == (f"{message}: OK\n", 0),
+                  f"-c -k checks {algorithm} keyed lines")
+            check(run(ours, "-c", sums)[2] == 1, f"-c without the key fails {algorithm}")
+        too_long = root / f"key-too-long-{algorithm}"
+        too_long.write_bytes(bytes(max_key + 1))
+        too_long.chmod(0o600)
+        out, err, rc = run(ours, "-a", algorithm, "-k", too_long, message)
+        check(rc == 1 and out == "" and "longer than" in err, f"{algorithm}: too long a key",
+              err)
+    empty = root / "key-empty"
+    empty.write_bytes(b"")
+    empty.chmod(0o600)
+    out, err, rc = run(ours, "-k", empty, message)
+    check(rc == 1 and out == "" and "empty" in err, "an empty key file is refused", err)
+    for mode in (0o640, 0o604, 0o620, 0o602):
+        loose = root / f"key-mode-{mode:o}"
+        loose.write_bytes(b"k" * 16)
+        loose.chmod(mode)
+        out, err, rc = run(ours, "-k", loose, message)
+        check(rc == 1 and out == "" and "group or others" in err,
+              f"a key file of mode {mode:o} is refused", err)
+    out, err, rc = run(ours, "-k", root, message)
+    check(rc == 1 and out == "", "a directory as key file is refused", err)
+    out, err, rc = run(ours, "-k", root / "no-such-key", message)
+    check(rc == 1 and out == "" and "No such file" in err, "a missing key file is refused", err)
+
+
+def kernel_cases(ours, oracles, kernels, files):
+    message = files[-1]
+    served = set()
+    for kernel in kernels:
+        for algorithm in FULL_BITS:
+            out, err, rc = run(ours, "--kernel", kernel, "-v", "-a", algorithm, message)
+            if rc == 2 and "was requested but" in err:
+                # Not runnable here, or without a form for this algorithm: refused, never
+                # replaced in silence.
+                check(out == "", f"--kernel {kernel} -a {algorithm}: refused, no output")
+                continue
+            want = f"{oracles.hexdigest(algorithm, message.read_bytes())}  {message}\n"
+            check(rc == 0 and out == want, f"--kernel {kernel} -a {algorithm}", f"{out} {err}")
+            check(re.search(rf": kernel {re.escape(kernel)}\b", err) is not None,
+                  f"-v names kernel {kernel} for {algorithm}", err)
+            served.add(kernel)
+    check(len(served) >= 1, "at least one kernel of the build serves", str(kernels))
+    out, err, rc = run(ours, "--kernel", "no-such-kernel", files[0])
+    check(rc == 2 and out == "", "--kernel with an unknown name fails with status 2", err)
+
+
+def jobs_cases(ours, files, root: Path):
+    names = [*files, root / "missing", root, *files[:3], "-"]
+    single = run(ours, *names, stdin=b"stdin")
+    for jobs in (2, 3, 16):
+        check(run(ours, "-j", jobs, *names, stdin=b"stdin") == single,
+              f"-j {jobs} prints what one job prints, in order")
+    check(run(ours, "-j", 0, files[0])[2] == 1, "-j 0 is refused")
+
+
+def provider_cases(ours, module_dir, files, root: Path):
+    out, err, rc = run(ours, "--provider-path", root / "nowhere", files[0])
+    check(rc == 2 and out == "" and "cannot load the blake2simd provider" in err,
+          "a provider that cannot load: status 2, no output", err)
+    out, err, rc = run(ours, "--provider-path", module_dir, files[0])
+    check(rc == 0 and out.startswith(hashlib.blake2b(b"").hexdigest()),
+          "--provider-path with the build's module", err)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sum", required=True)
+    parser.add_argument("--vectors", required=True, type=Path)
+    parser.add_argument("--module-dir", required=True)
+    parser.add_argument("--kernels", default="", help="the build's kernels, comma-separated")
+    args = parser.parse_args()
+    oracles = Oracles(args.vectors)
+    with tempfile.TemporaryDirectory(prefix="cli_sum_extras.") as scratch:
+        root = Path(scratch)
+        files = algorithm_cases(args.sum, oracles, root)
+        key_cases(args.sum, oracles, root, files)
+        kernel_cases(args.sum, oracles, [k for k in args.kernels.split(",") if k], files)
+        jobs_cases(args.sum, files, root)
+        provider_cases(args.sum, args.module_dir, files, root)
+    TALLY.exit()
+
+
+if __name__ == "__main__":
+    main()
