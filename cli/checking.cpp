@@ -41,7 +41,8 @@ class Checker {
         : o_(o),
           key_(key),
           algorithms_(session, !key.empty()),
-          parser_(o.algorithm_given ? o.algorithm : nullptr) {}
+          parser_(o.algorithm_given ? o.algorithm : nullptr),
+          buffer_(/*read_ahead=*/true) {}
 
     // false when a checksum file fails; `provider_failed_` when the provider let us down.
     bool check_file(const std::string& name);

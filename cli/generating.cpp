@@ -129,7 +129,7 @@ Run generate_sums(const Options& o, const ProviderSession& session, const Key& k
         return hash_in_parallel(o, *fetched, spec);
     }
     Hashing hashing;
-    ReadBuffer buffer;
+    ReadBuffer buffer(/*read_ahead=*/true);
     Run outcome = Run::ok;
     for (size_t i = 0; i < o.files.size() && outcome != Run::provider_failed; ++i) {
         const std::string& name = o.files[i];

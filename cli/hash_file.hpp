@@ -16,9 +16,14 @@ inline std::atomic<bool> g_read_stdin{false};
 
 inline constexpr size_t kReadSize = size_t{1} << 20;
 
+// The buffers of one hashing thread. With `read_ahead`, a large regular file is read by a
+// thread of its own into one buffer while the other is hashed (the copy out of the page cache
+// then costs no time on the hashing core); -j leaves that off, its cores being busy already.
 struct ReadBuffer {
-    ReadBuffer();
+    explicit ReadBuffer(bool read_ahead = false);
     std::unique_ptr<unsigned char, void (*)(void*)> bytes;
+    std::unique_ptr<unsigned char, void (*)(void*)> second;
+    bool read_ahead;
 };
 
 struct FileDigest {

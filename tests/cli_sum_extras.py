@@ -21,7 +21,9 @@ from b2check import Tally, load_generator
 
 TALLY = Tally("cli_sum_extras")
 check = TALLY.check
-LENGTHS = (0, 1, 63, 64, 65, 127, 128, 129, 511, 512, 513, 4097, 100_000, (1 << 20) + 3)
+# The last two cross a 1 MiB read; the last is long enough to be read ahead on a thread.
+LENGTHS = (0, 1, 63, 64, 65, 127, 128, 129, 511, 512, 513, 4097, 100_000, (1 << 20) + 3,
+           (5 << 20) + 7)
 
 
 def run(program, *args, stdin=b""):
