@@ -79,7 +79,7 @@ void Checker::verify(const CheckLine& line, Tally& tally) {
     }
     const HashSpec spec{line.algorithm, line.bits, &key_, o_.kernel};
     const FileDigest d = hash_file(line.name, *fetched, spec, hashing_, buffer_, o_.show_kernel);
-    if (report_wrong_kernel(o_, d)) {
+    if (report_wrong_kernel(o_, *line.algorithm, d)) {
         provider_failed_ = true;
         return;
     }

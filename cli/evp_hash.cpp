@@ -103,19 +103,6 @@ ProviderSession::~ProviderSession() {
     OSSL_LIB_CTX_free(library_);
 }
 
-std::string ProviderSession::provider_kernel() const {
-    const char* name = nullptr;
-    OSSL_PARAM params[] = {
-        OSSL_PARAM_construct_utf8_ptr(kKernelParam, const_cast<char**>(&name), 0),
-        OSSL_PARAM_construct_end(),
-    };
-    if (!OSSL_PROVIDER_get_params(provider_, params) || name == nullptr) {
-        ERR_clear_error();
-        return "unknown";
-    }
-    return name;
-}
-
 Key::~Key() {
     OPENSSL_cleanse(bytes_, sizeof bytes_);
 }

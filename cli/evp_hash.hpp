@@ -26,8 +26,6 @@ class ProviderSession {
     ProviderSession& operator=(const ProviderSession&) = delete;
 
     OSSL_LIB_CTX* library() const { return library_; }
-    // The provider's own "kernel" answer (the single-lane BLAKE2b choice).
-    std::string provider_kernel() const;
 
   private:
     ProviderSession(OSSL_LIB_CTX* library, OSSL_PROVIDER* provider)

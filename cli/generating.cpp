@@ -26,13 +26,13 @@ const Fetched* FetchedAlgorithms::get(const Algorithm& algorithm) {
     return slot->ok() ? slot.get() : nullptr;
 }
 
-bool report_wrong_kernel(const Options& options, const FileDigest& digest) {
+bool report_wrong_kernel(const Options& options, const Algorithm& algorithm,
+                         const FileDigest& digest) {
     if (digest.wrong_kernel.empty()) {
         return false;
     }
     report("kernel " + options.kernel + " was requested but " + digest.wrong_kernel + " serves " +
-           options.algorithm->tag.data() +
-           " (is it built, for this algorithm, and runnable here?)");
+           algorithm.tag.data() + " (is it built, for this algorithm, and runnable here?)");
     return true;
 }
 
@@ -58,7 +58,7 @@ std::string sum_line(const Options& o, const std::string& name, const FileDigest
 }
 
 Run emit(const Options& o, const std::string& name, const FileDigest& d) {
-    if (report_wrong_kernel(o, d)) {
+    if (report_wrong_kernel(o, *o.algorithm, d)) {
         return Run::provider_failed;
     }
     if (!d.ok) {

@@ -24,7 +24,8 @@ inline std::string to_hex(const unsigned char* bytes, size_t length) {
 }
 
 // --kernel not honoured for this algorithm: reported, and the run ends with status 2.
-bool report_wrong_kernel(const Options& options, const FileDigest& digest);
+bool report_wrong_kernel(const Options& options, const Algorithm& algorithm,
+                         const FileDigest& digest);
 
 // Each algorithm fetched once, on first use.
 class FetchedAlgorithms {
