@@ -294,15 +294,17 @@ def unreadable_cases(r: Runner):
     as_user = None
     if os.geteuid() == 0:
         as_user = 65534
-        try:
-            runs = subprocess.run(r.theirs + ["--version"], capture_output=True, user=as_user,
-                                  group=as_user, extra_groups=[]).returncode == 0
-        except OSError:
-            runs = False
-        if not runs:
-            print(f"cli_sum: unreadable-file cases skipped: {r.theirs[0]} does not run as "
-                  f"uid {as_user} (which root needs to make a file unreadable)")
-            return
+        for program in ([r.ours], r.theirs):
+            try:
+                runs = subprocess.run(program + ["/dev/null"], capture_output=True,
+                                      user=as_user, group=as_user, extra_groups=[],
+                                      cwd="/").returncode == 0
+            except OSError:
+                runs = False
+            if not runs:
+                print(f"cli_sum: unreadable-file cases skipped: {program[0]} does not run as "
+                      f"uid {as_user} (which root needs to make a file unreadable)")
+                return
         r.root.chmod(0o755)
         r.root.parent.chmod(0o755)
         for p in r.root.iterdir():
