@@ -17,6 +17,7 @@ SPDX-License-Identifier: Apache-2.0
 import argparse
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -63,24 +64,33 @@ def verify(rows, files):
             sys.exit(f"sum_bench: {name} disagrees with the first {algorithm} row")
 
 
+def child_cpu_seconds():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def time_rows(rows, files, repetitions):
-    times = {name: [] for name, _, _ in rows}
+    """Median wall time and median CPU time (user + system, all threads) of each row. On a
+    loaded machine the CPU time says more: the wall time then mostly measures waiting."""
+    wall = {name: [] for name, _, _ in rows}
+    cpu = {name: [] for name, _, _ in rows}
     for _ in range(repetitions):
         for name, command, _ in rows:
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), child_cpu_seconds()
             subprocess.run(command + files, stdout=subprocess.DEVNULL, check=True)
-            times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(t) for name, t in times.items()}
+            wall[name].append(time.perf_counter() - start)
+            cpu[name].append(child_cpu_seconds() - cpu_start)
+    return {name: (statistics.median(wall[name]), statistics.median(cpu[name])) for name in wall}
 
 
 def report(title, medians, total_bytes):
-    base = medians["coreutils b2sum"]
+    base_wall, base_cpu = medians["coreutils b2sum"]
     print(f"\n{title}\n")
-    print("| command | median s | MB/s | vs b2sum |")
-    print("|---|---:|---:|---:|")
-    for name, seconds in medians.items():
-        print(f"| {name} | {seconds:.3f} | {total_bytes / seconds / 1e6:.0f} | "
-              f"{base / seconds:.2f}x |")
+    print("| command | wall s | MB/s | vs b2sum | CPU s | vs b2sum (CPU) |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, (wall, cpu) in medians.items():
+        print(f"| {name} | {wall:.3f} | {total_bytes / wall / 1e6:.0f} | {base_wall / wall:.2f}x | "
+              f"{cpu:.3f} | {base_cpu / max(cpu, 1e-6):.2f}x |")
 
 
 def main():

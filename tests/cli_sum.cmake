@@ -6,15 +6,21 @@
 if(NOT TARGET blake2simd-sum)
   return()
 endif()
+# A cross build's program runs under its qemu-user (cmake/debian-cross.cmake).
+set(_b2_sum_emulator "")
+if(CMAKE_CROSSCOMPILING_EMULATOR)
+  set(_b2_sum_emulator --emulator ${CMAKE_CROSSCOMPILING_EMULATOR})
+endif()
 add_test(NAME sum.differential
          COMMAND Python3::Interpreter ${CMAKE_CURRENT_LIST_DIR}/cli_sum.py
-                 --sum $<TARGET_FILE:blake2simd-sum>)
+                 --sum $<TARGET_FILE:blake2simd-sum> ${_b2_sum_emulator})
 # The build's kernels (kernels/CMakeLists.txt), for --kernel.
 get_property(_b2_sum_kernels GLOBAL PROPERTY B2_KERNELS)
 string(REPLACE ";" "," _b2_sum_kernels "${_b2_sum_kernels}")
 add_test(NAME sum.extras
          COMMAND Python3::Interpreter ${CMAKE_CURRENT_LIST_DIR}/cli_sum_extras.py
                  --sum $<TARGET_FILE:blake2simd-sum> --vectors ${B2_VECTORS_DIR}
-                 --module-dir ${B2_MODULE_DIR} --kernels "${_b2_sum_kernels}")
+                 --module-dir ${B2_MODULE_DIR} --kernels "${_b2_sum_kernels}"
+                 ${_b2_sum_emulator})
 set_tests_properties(sum.differential sum.extras PROPERTIES
   LABELS "sum;differential" SKIP_RETURN_CODE 77 TIMEOUT 300)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """blake2simd-sum against coreutils' b2sum, byte for byte: stdout, stderr and exit status.
 
-usage: cli_sum.py --sum PATH [--b2sum CMD] [--verbose]
+usage: cli_sum.py --sum PATH [--emulator QEMU] [--b2sum CMD] [--verbose]
 
 CMD is the b2sum to compare with (default /usr/bin/b2sum; a command line, split on blanks, so a
 b2sum of another root can run through its own loader). Both run with argv[0] "b2sum", in the
@@ -106,7 +106,7 @@ class Runner:
         this b2sum version is known to have is counted as tolerated, not compared."""
         self.cases += 1
         env = {"PATH": "/usr/bin:/bin", "LC_ALL": locale}
-        ours = self.run_one([self.ours], args, stdin, env, stdout_path, as_user)
+        ours = self.run_one(self.ours, args, stdin, env, stdout_path, as_user)
         theirs = self.run_one(self.theirs, args, stdin, env, stdout_path, as_user)
         newer = self.version != "9.1"
         if newer and "check-escape" in tags:
@@ -294,7 +294,7 @@ def unreadable_cases(r: Runner):
     as_user = None
     if os.geteuid() == 0:
         as_user = 65534
-        for program in ([r.ours], r.theirs):
+        for program in (r.ours, r.theirs):
             try:
                 runs = subprocess.run(program + ["/dev/null"], capture_output=True,
                                       user=as_user, group=as_user, extra_groups=[],
@@ -332,6 +332,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--sum", required=True)
     parser.add_argument("--b2sum", default="/usr/bin/b2sum")
+    parser.add_argument("--emulator", default="", help="qemu-user to run --sum under (cross builds)")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     theirs = shlex.split(args.b2sum)
@@ -346,7 +347,10 @@ def main():
         corpus = root / "corpus"
         corpus.mkdir()
         make_corpus(corpus)
-        runner = Runner(str(Path(args.sum).resolve()), theirs, corpus, tally, version)
+        ours = str(Path(args.sum).resolve())
+        # qemu-user's -0 sets the guest's argv[0].
+        ours_command = [args.emulator, "-0", "b2sum", ours] if args.emulator else [ours]
+        runner = Runner(ours_command, theirs, corpus, tally, version)
         generation_cases(runner)
         check_cases(runner)
         unreadable_cases(runner)

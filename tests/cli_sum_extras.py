@@ -6,6 +6,7 @@ files), --kernel with every kernel the build has (kernels/CMakeLists.txt's list,
 -v naming the one that served, -j (same output as one job), and the provider failing to load.
 
 usage: cli_sum_extras.py --sum PATH --vectors DIR --module-dir DIR [--kernels a,b,...]
+                         [--emulator QEMU]
 SPDX-License-Identifier: Apache-2.0
 """
 import argparse
@@ -26,8 +27,11 @@ LENGTHS = (0, 1, 63, 64, 65, 127, 128, 129, 511, 512, 513, 4097, 100_000, (1 << 
            (5 << 20) + 7)
 
 
+EMULATOR = []  # qemu-user for a cross build's program
+
+
 def run(program, *args, stdin=b""):
-    p = subprocess.run([program, *map(str, args)], input=stdin, capture_output=True,
+    p = subprocess.run([*EMULATOR, program, *map(str, args)], input=stdin, capture_output=True,
                        env={**os.environ, "LC_ALL": "C"})
     return p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace"), p.returncode
 
@@ -184,7 +188,10 @@ def main():
     parser.add_argument("--vectors", required=True, type=Path)
     parser.add_argument("--module-dir", required=True)
     parser.add_argument("--kernels", default="", help="the build's kernels, comma-separated")
+    parser.add_argument("--emulator", default="", help="qemu-user to run --sum under")
     args = parser.parse_args()
+    if args.emulator:
+        EMULATOR.append(args.emulator)
     oracles = Oracles(args.vectors)
     with tempfile.TemporaryDirectory(prefix="cli_sum_extras.") as scratch:
         root = Path(scratch)
