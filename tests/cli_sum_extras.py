@@ -3,7 +3,8 @@
 (hashlib; vectors/blake2_tree.py for the tree modes), -l with each, --tag names and -c reading
 them back without -a, -k (keyed, against hashlib's key= and the tree generator; refused key
 files), --kernel with every kernel the build has (kernels/CMakeLists.txt's list, passed in) and
--v naming the one that served, -j (same output as one job), and the provider failing to load.
+-v naming the one that served, -j (same output as one job), the provider failing to load, and
+(with --free-scan, tests/support/free_scan.c) that no block freed after -k holds the key.
 
 usage: cli_sum_extras.py --sum PATH --vectors DIR --module-dir DIR [--kernels a,b,...]
                          [--emulator QEMU]
@@ -15,6 +16,7 @@ import os
 import random
 import re
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -143,6 +145,44 @@ def key_cases(ours, oracles, root: Path, files):
     check(rc == 1 and out == "" and "No such file" in err, "a missing key file is refused", err)
 
 
+FREE_SCAN = re.compile(r"free_scan: (\d+) blocks freed, (\d+) held the key")
+
+
+def scanned_run(shim, key_file, command):
+    """`command` under the free() scanner: (its status, blocks freed, of them holding the key)."""
+    env = {**os.environ, "LD_PRELOAD": shim, "B2_FREE_SCAN_KEY": str(key_file), "LC_ALL": "C"}
+    p = subprocess.run(list(map(str, command)), capture_output=True, env=env, text=True)
+    counts = FREE_SCAN.findall(p.stderr)  # one line per process (a launcher may exec others)
+    if not counts:
+        return p.returncode, 0, -1
+    return (p.returncode, sum(int(freed) for freed, _ in counts),
+            sum(int(held) for _, held in counts))
+
+
+def key_scrub_cases(ours, shim, root: Path, files):
+    """No block blake2simd-sum (or OpenSSL, or the provider) frees holds the key after -k."""
+    key_file = root / "key-scan"
+    key_file.write_bytes(os.urandom(32))  # a key every algorithm takes
+    key_file.chmod(0o600)
+    sums = root / "keyed-sums"
+    sums.write_text(run(ours, "-k", key_file, *files)[0])
+    for what, args in (("-k", ["-k", key_file, *files]),
+                       ("-k -a blake2bp", ["-a", "blake2bp", "-k", key_file, *files[:4]]),
+                       ("-k -a blake2s", ["-a", "blake2s", "-k", key_file, files[3]]),
+                       ("-c -k", ["-c", "-k", key_file, sums])):
+        status, freed, with_key = scanned_run(shim, key_file, [ours, *args])
+        check(status == 0 and freed > 0 and with_key == 0,
+              f"{what}: none of the {freed} blocks freed holds the key",
+              f"status {status}, {with_key} blocks with the key")
+    # The control: a block that does hold the key is seen.
+    control = ("import sys; b = bytearray(open(sys.argv[1], 'rb').read() + bytes(1 << 17)); "
+               "del b")
+    status, freed, with_key = scanned_run(shim, key_file,
+                                          [sys.executable, "-c", control, key_file])
+    check(status == 0 and with_key >= 1, "the scanner finds a freed block holding the key",
+          f"status {status}, {with_key} of {freed}")
+
+
 def kernel_cases(ours, oracles, kernels, files):
     message = files[-1]
     served = set()
@@ -189,6 +229,8 @@ def main():
     parser.add_argument("--module-dir", required=True)
     parser.add_argument("--kernels", default="", help="the build's kernels, comma-separated")
     parser.add_argument("--emulator", default="", help="qemu-user to run --sum under")
+    parser.add_argument("--free-scan", default="",
+                        help="tests/support/free_scan.c built (not in sanitizer builds)")
     args = parser.parse_args()
     if args.emulator:
         EMULATOR.append(args.emulator)
@@ -197,6 +239,11 @@ def main():
         root = Path(scratch)
         files = algorithm_cases(args.sum, oracles, root)
         key_cases(args.sum, oracles, root, files)
+        if args.free_scan and not args.emulator:
+            key_scrub_cases(args.sum, args.free_scan, root, files)
+        else:
+            print("cli_sum_extras: key scrub cases not run: no free() scanner in this build "
+                  "(sanitizer or cross build)")
         kernel_cases(args.sum, oracles, [k for k in args.kernels.split(",") if k], files)
         jobs_cases(args.sum, files, root)
         provider_cases(args.sum, args.module_dir, files, root)
