@@ -77,6 +77,16 @@ void Checker::verify(const CheckLine& line, Tally& tally) {
         provider_failed_ = true;
         return;
     }
+    if (key_.size() > line.algorithm->max_key) {
+        report(quote_name(line.name) + ": the key is longer than the " +
+               std::to_string(line.algorithm->max_key) + " bytes " +
+               std::string(line.algorithm->tag) + " takes");
+        ++tally.unreadable;
+        if (!o_.status) {
+            print_status(line.name, "FAILED open or read");
+        }
+        return;
+    }
     const HashSpec spec{line.algorithm, line.bits, &key_, o_.kernel};
     const FileDigest d = hash_file(line.name, *fetched, spec, hashing_, buffer_, o_.show_kernel);
     if (report_wrong_kernel(o_, *line.algorithm, d)) {

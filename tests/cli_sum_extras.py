@@ -127,6 +127,15 @@ def key_cases(ours, oracles, root: Path, files):
         out, err, rc = run(ours, "-a", algorithm, "-k", too_long, message)
         check(rc == 1 and out == "" and "longer than" in err, f"{algorithm}: too long a key",
               err)
+    # -c with a 64-byte key and a BLAKE2s line: that key does not fit BLAKE2s, and says so.
+    long_key = root / "key-blake2s-64"
+    long_key.write_bytes(bytes(range(64)))
+    long_key.chmod(0o600)
+    blake2s_line = root / "blake2s-line"
+    blake2s_line.write_text(run(ours, "-a", "blake2s", "--tag", message)[0])
+    out, err, rc = run(ours, "-c", "-k", long_key, blake2s_line)
+    check(rc == 1 and out == f"{message}: FAILED open or read\n" and "longer than the 32" in err,
+          "-c -k: a key too long for a BLAKE2s line is reported", f"{out!r} {err!r}")
     empty = root / "key-empty"
     empty.write_bytes(b"")
     empty.chmod(0o600)

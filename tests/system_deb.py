@@ -93,6 +93,8 @@ def check_sum_program(c, args, listing, paths, root):
     (only libc and libcrypto needed) with the packaged module."""
     c.check(args.sum_path in paths, f"ships {args.sum_path}")
     c.check("/usr/share/man/man1/blake2simd-sum.1.gz" in paths, "ships blake2simd-sum(1)")
+    c.check("/usr/share/bash-completion/completions/blake2simd-sum" in paths,
+            "ships blake2simd-sum's bash completion")
     c.check(re.search(rf"^-rwxr-xr-x .*\.{re.escape(args.sum_path)}$", listing, re.M),
             "blake2simd-sum is mode 0755")
     program = root / args.sum_path.lstrip("/")

@@ -80,7 +80,11 @@ def main():
                 f"everything is under the prefix {args.prefix}")
         c.check(not any(f.endswith("openssl.cnf") or f.startswith("/etc/") for f in installed),
                 "install writes no configuration file")
-        expected = {args.module_path, args.tool_path} | ({args.sum_path} - {""})
+        expected = {args.module_path, args.tool_path}
+        if args.sum_path:
+            completion = f"{args.prefix.rstrip('/')}/share/bash-completion/completions/blake2simd-sum"
+            c.check(staged(root, completion).is_file(), f"bash completion at {completion}")
+            expected |= {args.sum_path, completion}
         extra = [f for f in installed if f not in expected and not f.startswith(args.docdir + "/")
                  and not f.startswith(args.mandir + "/")]
         c.equal(extra, [], "nothing else is installed")
