@@ -231,6 +231,19 @@ def provider_cases(ours, module_dir, files, root: Path):
           "--provider-path with the build's module", err)
 
 
+def config_cases(ours, files, root: Path):
+    """openssl.cnf does not reach the program's library context: a configuration asking for
+    FIPS implementations only (which blake2simd is not) changes nothing."""
+    cnf = root / "fips-only.cnf"
+    cnf.write_text("openssl_conf = openssl_init\n[openssl_init]\nalg_section = evp\n"
+                   "[evp]\ndefault_properties = fips=yes\n")
+    want = run(ours, files[4])
+    p = subprocess.run([*EMULATOR, ours, str(files[4])], capture_output=True, text=True,
+                       env={**os.environ, "OPENSSL_CONF": str(cnf), "LC_ALL": "C"})
+    check((p.stdout, p.stderr, p.returncode) == want and want[2] == 0,
+          "a FIPS-only openssl.cnf (OPENSSL_CONF) changes nothing", p.stderr)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--sum", required=True)
@@ -256,6 +269,7 @@ def main():
         kernel_cases(args.sum, oracles, [k for k in args.kernels.split(",") if k], files)
         jobs_cases(args.sum, files, root)
         provider_cases(args.sum, args.module_dir, files, root)
+        config_cases(args.sum, files, root)
     TALLY.exit()
 
 
