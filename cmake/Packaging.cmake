@@ -1,4 +1,5 @@
-# Install rules (module, blake2simd-config, man pages, docs) and the CPack Debian package.
+# Install rules (module, blake2simd-config, man pages, docs) and the CPack Debian package;
+# blake2simd-sum installs itself (cli/CMakeLists.txt) and its man page is here.
 # SPDX-License-Identifier: Apache-2.0
 #
 # Included once, at the end of the top-level CMakeLists.txt, after the `blake2simd` target exists.
@@ -20,8 +21,12 @@ set(B2_REQUIRE_MAN_PAGES OFF CACHE BOOL "Fail when pod2man is missing (the .deb 
 find_program(B2_POD2MAN pod2man)
 find_program(B2_GZIP gzip)
 set(B2_MAN_PAGES "")
+set(_b2_pages blake2simd.7 blake2simd-config.8)
+if(TARGET blake2simd-sum)
+  list(APPEND _b2_pages blake2simd-sum.1)
+endif()
 if(B2_POD2MAN AND B2_GZIP)
-  foreach(_b2_page blake2simd.7 blake2simd-config.8)
+  foreach(_b2_page IN LISTS _b2_pages)
     string(REGEX MATCH "[0-9]$" _b2_section "${_b2_page}")
     string(REGEX REPLACE "\\.[0-9]$" "" _b2_name "${_b2_page}")
     set(_b2_out ${PROJECT_BINARY_DIR}/man/${_b2_page})
@@ -103,7 +108,9 @@ string(CONCAT CPACK_DEBIAN_PACKAGE_DESCRIPTION
     "fastest kernel the CPU supports. Installing changes nothing: `blake2simd-config\n"
     "enable` activates it for every program that reads the system openssl.cnf,\n"
     "`blake2simd-config status` shows who serves each algorithm, and removal is safe\n"
-    "before or after `disable`.")
+    "before or after `disable`. blake2simd-sum is a drop-in b2sum (coreutils'\n"
+    "output, checksum files and messages) on the provider, with BLAKE2s, BLAKE2bp,\n"
+    "BLAKE2sp and keyed hashing.")
 
 # The package ships no conffile and no maintainer scripts (see the top of this file).
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)

@@ -56,7 +56,8 @@ if(B2_CLANG_FORMAT)
        ${PROJECT_SOURCE_DIR}/kernels/*.cpp ${PROJECT_SOURCE_DIR}/kernels/*.hpp
        ${PROJECT_SOURCE_DIR}/kernels/*.inc ${PROJECT_SOURCE_DIR}/tests/*.cpp
        ${PROJECT_SOURCE_DIR}/tests/*.hpp ${PROJECT_SOURCE_DIR}/tests/*.c
-       ${PROJECT_SOURCE_DIR}/bench/*.cpp ${PROJECT_SOURCE_DIR}/bench/*.hpp)
+       ${PROJECT_SOURCE_DIR}/bench/*.cpp ${PROJECT_SOURCE_DIR}/bench/*.hpp
+       ${PROJECT_SOURCE_DIR}/cli/*.cpp ${PROJECT_SOURCE_DIR}/cli/*.hpp)
   execute_process(COMMAND ${B2_CLANG_FORMAT} --version OUTPUT_VARIABLE b2_clang_format_version)
   string(REGEX MATCH "version ([0-9]+)" b2_clang_format_version "${b2_clang_format_version}")
   if(CMAKE_MATCH_1 STREQUAL "14")

@@ -104,6 +104,15 @@ if(B2_FUZZ)
              COMMAND ${b2_target} -runs=0 ${b2_fuzz_dir}/corpus/${b2_target})
     set_tests_properties(fuzz.${b2_target}.corpus PROPERTIES LABELS fuzz TIMEOUT 300)
   endforeach()
+  # blake2simd-sum's -c line parser (cli/), no OpenSSL involved.
+  if(TARGET b2sum_parsing)
+    add_executable(fuzz_check_line ${b2_fuzz_dir}/fuzz_check_line.cpp)
+    target_link_libraries(fuzz_check_line PRIVATE b2sum_parsing b2_warnings)
+    target_link_options(fuzz_check_line PRIVATE -fsanitize=fuzzer)
+    add_test(NAME fuzz.fuzz_check_line.corpus
+             COMMAND fuzz_check_line -runs=0 ${b2_fuzz_dir}/corpus/fuzz_check_line)
+    set_tests_properties(fuzz.fuzz_check_line.corpus PROPERTIES LABELS "fuzz;sum" TIMEOUT 300)
+  endif()
 endif()
 
 b2_add_direct_test(hardening.fork_during_first_use test_fork)

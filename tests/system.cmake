@@ -41,16 +41,22 @@ add_test(NAME system.apps
                  --openssl ${B2_OPENSSL_CLI} --module $<TARGET_FILE:blake2simd>
                  --legacy-app $<TARGET_FILE:b2_legacy_app> ${_b2_sanitizer_arg})
 
+set(_b2_sum_arg "")
+if(TARGET blake2simd-sum)
+  set(_b2_sum_arg --sum-path ${CMAKE_INSTALL_FULL_BINDIR}/blake2simd-sum)
+endif()
 add_test(NAME system.install
          COMMAND Python3::Interpreter ${_b2_system_dir}/system_install.py
                  --cmake ${CMAKE_COMMAND} --build-dir ${PROJECT_BINARY_DIR}
                  --prefix ${CMAKE_INSTALL_PREFIX} --module-path ${B2_MODULE_INSTALL_PATH}
                  --tool-path ${CMAKE_INSTALL_FULL_SBINDIR}/blake2simd-config
-                 --mandir ${CMAKE_INSTALL_FULL_MANDIR} --docdir ${CMAKE_INSTALL_FULL_DOCDIR})
+                 --mandir ${CMAKE_INSTALL_FULL_MANDIR} --docdir ${CMAKE_INSTALL_FULL_DOCDIR}
+                 ${_b2_sum_arg})
 
 set(_b2_deb_args --cmake ${CMAKE_COMMAND} --cpack ${CMAKE_CPACK_COMMAND}
                  --build-dir ${PROJECT_BINARY_DIR} --prefix ${CMAKE_INSTALL_PREFIX}
-                 --module-path ${B2_MODULE_INSTALL_PATH} --version ${PROJECT_VERSION})
+                 --module-path ${B2_MODULE_INSTALL_PATH} --version ${PROJECT_VERSION}
+                 ${_b2_sum_arg})
 add_test(NAME system.deb COMMAND Python3::Interpreter ${_b2_system_dir}/system_deb.py ${_b2_deb_args})
 # Root only: installs the .deb into a cached minimal Debian root and runs enable/status/purge there.
 # Debian 12 and 13 (whose libcrypto package is libssl3t64). About 30 s each once the roots are

@@ -10,6 +10,7 @@
 # input switched to that staged directory. For a tree configured with the /usr prefix, which is
 # the only one the .deb accepts, both ways yield the same files. Output goes to a scratch directory.
 import argparse
+import hashlib
 import os
 import pathlib
 import re
@@ -37,6 +38,7 @@ def deb_arguments(parser):
     parser.add_argument("--prefix", required=True, help="CMAKE_INSTALL_PREFIX of the build tree")
     parser.add_argument("--module-path", required=True)
     parser.add_argument("--version", required=True)
+    parser.add_argument("--sum-path", default="", help="installed blake2simd-sum, when built")
 
 
 def build_deb(c, args, scratch):
@@ -130,6 +132,25 @@ def depends_items(depends):
     return [re.sub(r"\s+", " ", item.strip()) for item in depends.split(",") if item.strip()]
 
 
+def check_sum_program(c, args, listing, paths, root):
+    """blake2simd-sum is shipped, executable, with its man page, and runs from the package
+    (only libc and libcrypto needed) with the packaged module."""
+    c.check(args.sum_path in paths, f"ships {args.sum_path}")
+    c.check("/usr/share/man/man1/blake2simd-sum.1.gz" in paths, "ships blake2simd-sum(1)")
+    c.check("/usr/share/bash-completion/completions/blake2simd-sum" in paths,
+            "ships blake2simd-sum's bash completion")
+    c.check(re.search(rf"^-rwxr-xr-x .*\.{re.escape(args.sum_path)}$", listing, re.M),
+            "blake2simd-sum is mode 0755")
+    program = root / args.sum_path.lstrip("/")
+    module_dir = (root / args.module_path.lstrip("/")).parent
+    result = subprocess.run([program, "--provider-path", module_dir, "-"], input=b"abc",
+                            capture_output=True, timeout=60)
+    c.equal(result.stdout.split(b" ")[0].decode(), hashlib.blake2b(b"abc").hexdigest(),
+            "the packaged blake2simd-sum hashes with the packaged module")
+    needed = sh("readelf", "-d", program).stdout if shutil.which("readelf") else ""
+    c.check("libstdc++" not in needed, "blake2simd-sum needs no libstdc++ at run time", needed)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     deb_arguments(parser)
@@ -189,6 +210,8 @@ def main():
 
         root = scratch / "root"
         sh("dpkg-deb", "-x", deb, root)
+        if args.sum_path:
+            check_sum_program(c, args, listing, paths, root)
         tool = (root / TOOL.lstrip("/")).read_text()
         c.check(f'INSTALLED_MODULE = "{args.module_path}"' in tool,
                 "packaged blake2simd-config names the packaged module")

@@ -26,6 +26,7 @@ def main():
     parser.add_argument("--tool-path", required=True, help="installed blake2simd-config")
     parser.add_argument("--mandir", required=True, help="CMAKE_INSTALL_FULL_MANDIR")
     parser.add_argument("--docdir", required=True, help="CMAKE_INSTALL_FULL_DOCDIR")
+    parser.add_argument("--sum-path", default="", help="installed blake2simd-sum, when built")
     args = parser.parse_args()
 
     c = Tally("system_install", verbose=True)
@@ -56,9 +57,15 @@ def main():
                                timeout=60)
         c.check(shown.returncode == 0 and "enable" in shown.stdout, "installed tool --help works")
 
+        if args.sum_path:
+            program = staged(root, args.sum_path)
+            c.check(program.is_file() and os.access(program, os.X_OK),
+                    f"blake2simd-sum installed executable at {args.sum_path}")
         man_built = any((pathlib.Path(args.build_dir) / "man").glob("*.gz"))
         if man_built:
-            for page in ("man7/blake2simd.7.gz", "man8/blake2simd-config.8.gz"):
+            pages = ["man7/blake2simd.7.gz", "man8/blake2simd-config.8.gz"]
+            pages += ["man1/blake2simd-sum.1.gz"] if args.sum_path else []
+            for page in pages:
                 c.check((staged(root, args.mandir) / page).is_file(), f"{page} under {args.mandir}")
         else:
             print("note: no man pages in this tree (pod2man missing), not checked")
@@ -75,6 +82,10 @@ def main():
         c.check(not any(f.endswith("openssl.cnf") or f.startswith("/etc/") for f in installed),
                 "install writes no configuration file")
         expected = {args.module_path, args.tool_path}
+        if args.sum_path:
+            completion = f"{args.prefix.rstrip('/')}/share/bash-completion/completions/blake2simd-sum"
+            c.check(staged(root, completion).is_file(), f"bash completion at {completion}")
+            expected |= {args.sum_path, completion}
         extra = [f for f in installed if f not in expected and not f.startswith(args.docdir + "/")
                  and not f.startswith(args.mandir + "/")]
         c.equal(extra, [], "nothing else is installed")
