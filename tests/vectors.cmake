@@ -28,6 +28,15 @@ foreach(b2_hash blake2s blake2sp)
                        PROPERTIES LABELS "vectors;${b2_hash}" SKIP_RETURN_CODE 77 TIMEOUT 60)
 endforeach()
 
+# BLAKE2Xb/BLAKE2Xs (vectors/gen_blake2x.py: hashlib H0, pure-Python output blocks): the committed
+# files are fresh, and all 1024 official entries are reproduced (skips where ../shared is absent).
+set(b2_gen_blake2x ${Python3_EXECUTABLE} ${B2_VECTORS_DIR}/gen_blake2x.py)
+add_test(NAME vectors.blake2x_up_to_date COMMAND ${b2_gen_blake2x} --check)
+add_test(NAME vectors.blake2x_official_json
+         COMMAND ${b2_gen_blake2x} --verify-official ${PROJECT_SOURCE_DIR}/../shared/vectors/official)
+set_tests_properties(vectors.blake2x_up_to_date vectors.blake2x_official_json
+                     PROPERTIES LABELS "vectors;blake2x" SKIP_RETURN_CODE 77 TIMEOUT 60)
+
 # --- EVP known answers (BLAKE2b, BLAKE2s, BLAKE2sp) and differential tests against our provider
 b2_add_evp_test(NAME evp.kat TARGET test_kat SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_kat.cpp
                 LABELS vectors provider blake2s blake2sp)

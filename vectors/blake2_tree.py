@@ -120,13 +120,19 @@ def _compress(variant: Blake2, h: list, block: bytes, counter: int, last_block: 
 
 def parameter_block(variant: Blake2, digest_size: int, key_length: int, fanout: int = 1,
                     depth: int = 1, leaf_length: int = 0, node_offset: int = 0,
-                    node_depth: int = 0, inner_length: int = 0) -> bytes:
-    """The 64-byte (BLAKE2b) or 32-byte (BLAKE2s) parameter block, salt and personalization zero."""
+                    node_depth: int = 0, inner_length: int = 0, salt: bytes = b"",
+                    person: bytes = b"") -> bytes:
+    """The 64-byte (BLAKE2b) or 32-byte (BLAKE2s) parameter block, every field of RFC 7693
+    section 2.8 / the BLAKE2 paper section 2.8. node_offset includes BLAKE2X's xof_length (its
+    upper 32 bits for BLAKE2b, upper 16 for BLAKE2s); short salt and person are zero-padded."""
     head = (bytes((digest_size, key_length, fanout, depth)) + leaf_length.to_bytes(4, "little")
             + node_offset.to_bytes(variant.node_offset_bytes, "little")
             + bytes((node_depth, inner_length)))
+    width = variant.salt_bytes
+    assert len(salt) <= width and len(person) <= width, "salt/person too long"
     # BLAKE2b has 14 reserved bytes before salt and personalization; BLAKE2s none.
-    return head.ljust(variant.out - 2 * variant.salt_bytes, b"\0") + bytes(2 * variant.salt_bytes)
+    return (head.ljust(variant.out - 2 * width, b"\0") + salt.ljust(width, b"\0")
+            + person.ljust(width, b"\0"))
 
 
 def pure_hash(variant: Blake2, message: bytes, params: bytes, key: bytes = b"",

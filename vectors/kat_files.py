@@ -217,7 +217,7 @@ def write_files(files: dict, directory: Path) -> int:
     return 0
 
 
-def _parser(description: str) -> argparse.ArgumentParser:
+def argument_parser(description: str) -> argparse.ArgumentParser:
     """The options every generator has: --check and --dir."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--check", action="store_true",
@@ -287,7 +287,7 @@ class SingleNode(_Generator):
 
     def main(self) -> int:
         """Command line: write, --check, or --random N."""
-        parser = _parser(self.description)
+        parser = argument_parser(self.description)
         parser.add_argument("--random", type=int, metavar="N",
                             help="write N random parameterised cases to --output instead")
         parser.add_argument("--seed", type=int,
@@ -346,7 +346,7 @@ class TreeMode(_Generator):
     def main(self, verify_official=None) -> int:
         """Command line: write, --check, --hash FILE..., and --verify-official DIR where the
         generator has verify_official(dir) -> exit code."""
-        parser = _parser(self.description)
+        parser = argument_parser(self.description)
         if verify_official is not None:
             parser.add_argument("--verify-official", type=Path, metavar="DIR")
         parser.add_argument("--hash", type=Path, nargs="+", metavar="FILE",
