@@ -41,6 +41,9 @@ const OSSL_ITEM kReasonStrings[] = {
     B2_REASON(blake2sp_output_size, "invalid output size (BLAKE2sp is 32 bytes only)"),
     B2_REASON(blake2sp_salt, "salt is not supported by BLAKE2sp"),
     B2_REASON(blake2sp_custom, "custom (personalization) is not supported by BLAKE2sp"),
+    B2_REASON(size_fixed_by_name,
+              "invalid output size (this digest's name fixes its size, e.g. BLAKE2B-256 is 32 "
+              "bytes; BLAKE2B-512 and BLAKE2S-256 take any size)"),
     {0, nullptr},
 };
 

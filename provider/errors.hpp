@@ -33,6 +33,7 @@ enum class Reason : int {
     blake2sp_output_size,
     blake2sp_salt,
     blake2sp_custom,
+    size_fixed_by_name,
 };
 
 // The table handed to libcrypto through OSSL_FUNC_PROVIDER_GET_REASON_STRINGS.

@@ -68,6 +68,18 @@ const OSSL_ALGORITHM kDigests[] = {
      "BLAKE2s-256 (blake2simd)"},
     {names::kDigestBlake2sp256, names::kProperties, kDigestBlake2sp256Functions,
      "BLAKE2sp-256, 8-way parallel tree mode (blake2simd)"},
+    {names::kDigestBlake2b160, names::kProperties, kDigestBlake2b160Functions,
+     "BLAKE2b-160 (blake2simd)"},
+    {names::kDigestBlake2b256, names::kProperties, kDigestBlake2b256Functions,
+     "BLAKE2b-256 (blake2simd)"},
+    {names::kDigestBlake2b384, names::kProperties, kDigestBlake2b384Functions,
+     "BLAKE2b-384 (blake2simd)"},
+    {names::kDigestBlake2s128, names::kProperties, kDigestBlake2s128Functions,
+     "BLAKE2s-128 (blake2simd)"},
+    {names::kDigestBlake2s160, names::kProperties, kDigestBlake2s160Functions,
+     "BLAKE2s-160 (blake2simd)"},
+    {names::kDigestBlake2s224, names::kProperties, kDigestBlake2s224Functions,
+     "BLAKE2s-224 (blake2simd)"},
     {nullptr, nullptr, nullptr, nullptr},
 };
 

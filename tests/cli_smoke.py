@@ -26,11 +26,14 @@ class Family:
     oracle: object
     max_key: int
     max_salt: int
+    named_sizes: tuple  # (bits of the name, e.g. 256 for BLAKE2B-256), RFC 7693 section 4
 
 
 FAMILIES = {
-    "blake2b": Family("-blake2b512", "BLAKE2B-512", "BLAKE2BMAC", hashlib.blake2b, 64, 16),
-    "blake2s": Family("-blake2s256", "BLAKE2S-256", "BLAKE2SMAC", hashlib.blake2s, 32, 8),
+    "blake2b": Family("-blake2b512", "BLAKE2B-512", "BLAKE2BMAC", hashlib.blake2b, 64, 16,
+                      (160, 256, 384)),
+    "blake2s": Family("-blake2s256", "BLAKE2S-256", "BLAKE2SMAC", hashlib.blake2s, 32, 8,
+                      (128, 160, 224)),
 }
 
 TALLY = Tally("cli_smoke")
@@ -84,6 +87,16 @@ def main():
         result = openssl(module_dir, "dgst", "-" + family.digest, path)
         check(result.returncode == 0 and digest_hex(result.stdout) == family.oracle(message).hexdigest(),
               f"dgst -{family.digest}", result.stdout + result.stderr)
+
+        # The sizes by name, as a program that takes only a digest name reaches them: BLAKE2
+        # with that digest length (hashlib's digest_size), under both spellings.
+        for bits in family.named_sizes:
+            expected = family.oracle(message, digest_size=bits // 8).hexdigest()
+            prefix = family.digest.split("-")[0]  # BLAKE2B: BLAKE2B-256, blake2b256
+            for option in (f"{prefix}-{bits}", f"{prefix.lower()}{bits}"):
+                result = openssl(module_dir, "dgst", "-" + option, path)
+                check(result.returncode == 0 and digest_hex(result.stdout) == expected,
+                      f"dgst -{option}", result.stdout + result.stderr)
 
         key = bytes(range(family.max_key))
         result = openssl(module_dir, "mac", "-macopt", "hexkey:" + key.hex(), "-in", path, family.mac)

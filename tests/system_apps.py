@@ -105,6 +105,26 @@ class Apps:
         return dict(line.split(" ", 1) for line in result.stdout.splitlines() if " " in line)
 
 
+# The sizes RFC 7693 names (BLAKE2 with that digest length): name for hashlib.new and
+# `openssl dgst -NAME`, Python's built-in oracle.
+NAMED_SIZES = (("blake2b160", "BLAKE2B-160", lambda data: hashlib.blake2b(data, digest_size=20)),
+               ("blake2b256", "BLAKE2B-256", lambda data: hashlib.blake2b(data, digest_size=32)),
+               ("blake2b384", "BLAKE2B-384", lambda data: hashlib.blake2b(data, digest_size=48)),
+               ("blake2s128", "BLAKE2S-128", lambda data: hashlib.blake2s(data, digest_size=16)),
+               ("blake2s160", "BLAKE2S-160", lambda data: hashlib.blake2s(data, digest_size=20)),
+               ("blake2s224", "BLAKE2S-224", lambda data: hashlib.blake2s(data, digest_size=28)))
+
+
+def check_named_sizes(c, apps, conf, label, path, data):
+    """Programs that take only a digest name reach the fixed sizes through openssl.cnf."""
+    for alias, name, oracle in NAMED_SIZES:
+        expected = oracle(data).hexdigest()
+        c.equal(apps.hashlib_new(conf, alias, path), expected,
+                f"[{label}] hashlib.new('{alias}') ({len(data)} B)")
+        c.equal(apps.dgst(conf, path, "-" + name), expected,
+                f"[{label}] dgst -{name} ({len(data)} B)")
+
+
 def make_inputs(workdir):
     # Lengths around the 128-byte block, plus a multi-block one that is not a multiple of it.
     inputs = {}
@@ -151,6 +171,7 @@ def check_only_blake2simd_can_answer(c, apps, conf, inputs):
         c.check(legacy.get("blake2s_kernel", "(none)") != "(none)",
                 f"[no default] legacy_app BLAKE2s context reports a blake2simd kernel ({n} B)",
                 f"got {legacy!r}")
+        check_named_sizes(c, apps, conf, "no default", path, data)
 
 
 def check_negative_control(c, apps, conf, inputs):
@@ -160,6 +181,8 @@ def check_negative_control(c, apps, conf, inputs):
     c.check(apps.hashlib_new(conf, "blake2b512", path) is None,
             "[base only] hashlib.new('blake2b512') fails: that name goes through OpenSSL EVP")
     c.check(apps.legacy(conf, path) == {}, "[base only] legacy_app fails")
+    c.check(apps.hashlib_new(conf, "blake2b256", path) is None,
+            "[base only] hashlib.new('blake2b256') fails")
 
 
 def composites(apps, conf, path):
@@ -201,6 +224,7 @@ def check_preferred_next_to_default(c, apps, conf, label, baseline, inputs):
             f"[{label}] legacy EVP_blake2b512() context is served by blake2simd", f"got {legacy!r}")
     c.equal(legacy.get("fetch_provider"), "blake2simd",
             f"[{label}] implicit BLAKE2B-512 fetch (as HMAC/HKDF/PBKDF2 make) picks blake2simd")
+    check_named_sizes(c, apps, conf, label, path, data)
     ours = composites(apps, conf, path)
     python = python_composites(data)
     for name, value in ours.items():

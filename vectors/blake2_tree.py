@@ -41,6 +41,7 @@ class Blake2:
     iv: tuple
     node_offset_bytes: int  # node_offset plus xof_length in the parameter block
     hashlib_new: object
+    named_sizes: tuple  # the shorter digest lengths RFC 7693 section 4 names (BLAKE2B-256, ...)
 
     @property
     def word_bytes(self) -> int:
@@ -68,11 +69,11 @@ class Blake2:
 BLAKE2B = Blake2("blake2b", 64, 12, (32, 24, 16, 63),
                  (0x6A09E667F3BCC908, 0xBB67AE8584CAA73B, 0x3C6EF372FE94F82B, 0xA54FF53A5F1D36F1,
                   0x510E527FADE682D1, 0x9B05688C2B3E6C1F, 0x1F83D9ABFB41BD6B, 0x5BE0CD19137E2179),
-                 8, hashlib.blake2b)
+                 8, hashlib.blake2b, (20, 32, 48))
 BLAKE2S = Blake2("blake2s", 32, 10, (16, 12, 8, 7),
                  (0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A,
                   0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19),
-                 6, hashlib.blake2s)
+                 6, hashlib.blake2s, (16, 20, 28))
 
 
 # ---------------------------------------------------------------- pure-Python BLAKE2 (RFC 7693)

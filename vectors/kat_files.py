@@ -87,10 +87,12 @@ def single_boundary_lengths(block: int) -> list:
     return sorted(n for n in lengths if n <= 1048576)
 
 
-def single_extended_entries(digest, out: int, salt_bytes: int, block: int) -> list:
+def single_extended_entries(digest, out: int, salt_bytes: int, block: int,
+                            named_sizes: tuple = ()) -> list:
     """The extended cases of a single-node BLAKE2 (BLAKE2b: out 64, salt 16, block 128; BLAKE2s:
     32, 8, 64): every digest size and key length, salt and personalization of every length,
-    message lengths 0..1 MiB around block boundaries."""
+    message lengths 0..1 MiB around block boundaries; last, the digest sizes that have names
+    of their own (BLAKE2B-256, ...) around block boundaries, plain and with salt and custom."""
     def entry(name, length, key=b"", salt=b"", custom=b"", size=out):
         return extended_entry(name, length, digest, key, salt, custom, size)
 
@@ -134,6 +136,11 @@ def single_extended_entries(digest, out: int, salt_bytes: int, block: int) -> li
     # All-zero and all-ones full-width fields: the parameter block must carry them verbatim.
     entries.append(entry(f"salt{salt_bytes}-zero-len3", 3, salt=bytes(salt_bytes)))
     entries.append(entry(f"custom{salt_bytes}-ff-len3", 3, custom=b"\xff" * salt_bytes))
+    for size in named_sizes:
+        for length in (0, 1, block - 1, block, block + 1, 3 * block + 5):
+            entries.append(entry(f"named-size{size}-len{length}", length, size=size))
+            entries.append(entry(f"named-size{size}-salt-custom-len{length}", length,
+                                 salt=salt_full, custom=custom_full, size=size))
     return entries
 
 
@@ -278,7 +285,8 @@ class SingleNode(_Generator):
 
     def extended_entries(self) -> list:
         variant = self.variant
-        return single_extended_entries(self.digest, variant.out, variant.salt_bytes, variant.block)
+        return single_extended_entries(self.digest, variant.out, variant.salt_bytes, variant.block,
+                                       variant.named_sizes)
 
     def random_entries(self, count: int, seed: int, max_length: int) -> list:
         variant = self.variant
