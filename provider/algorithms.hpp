@@ -20,6 +20,10 @@ extern const OSSL_DISPATCH kDigestBlake2b384Functions[];
 extern const OSSL_DISPATCH kDigestBlake2s128Functions[];
 extern const OSSL_DISPATCH kDigestBlake2s160Functions[];
 extern const OSSL_DISPATCH kDigestBlake2s224Functions[];
+extern const OSSL_DISPATCH kDigestBlake2xbFunctions[];
+extern const OSSL_DISPATCH kDigestBlake2xsFunctions[];
+extern const OSSL_DISPATCH kMacBlake2xbFunctions[];
+extern const OSSL_DISPATCH kMacBlake2xsFunctions[];
 extern const OSSL_DISPATCH kMacBlake2spFunctions[];
 
 }  // namespace blake2simd

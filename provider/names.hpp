@@ -26,6 +26,12 @@ inline constexpr char kMacBlake2bp[] = "BLAKE2BPMAC";
 inline constexpr char kDigestBlake2sp256[] = "BLAKE2SP-256";
 inline constexpr char kMacBlake2sp[] = "BLAKE2SPMAC";
 
+// The BLAKE2X extendable-output functions (the BLAKE2X paper); no OIDs are assigned to them.
+inline constexpr char kDigestBlake2xb[] = "BLAKE2XB";
+inline constexpr char kDigestBlake2xs[] = "BLAKE2XS";
+inline constexpr char kMacBlake2xb[] = "BLAKE2XBMAC";
+inline constexpr char kMacBlake2xs[] = "BLAKE2XSMAC";
+
 // Parameter names of our own (no OpenSSL macro exists for them).
 inline constexpr char kParamKernel[] = "kernel";
 

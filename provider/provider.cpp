@@ -80,6 +80,10 @@ const OSSL_ALGORITHM kDigests[] = {
      "BLAKE2s-160 (blake2simd)"},
     {names::kDigestBlake2s224, names::kProperties, kDigestBlake2s224Functions,
      "BLAKE2s-224 (blake2simd)"},
+    {names::kDigestBlake2xb, names::kProperties, kDigestBlake2xbFunctions,
+     "BLAKE2Xb extendable-output function (blake2simd)"},
+    {names::kDigestBlake2xs, names::kProperties, kDigestBlake2xsFunctions,
+     "BLAKE2Xs extendable-output function (blake2simd)"},
     {nullptr, nullptr, nullptr, nullptr},
 };
 
@@ -88,6 +92,10 @@ const OSSL_ALGORITHM kMacs[] = {
     {names::kMacBlake2bp, names::kProperties, kMacBlake2bpFunctions, "BLAKE2bp MAC (blake2simd)"},
     {names::kMacBlake2s, names::kProperties, kMacBlake2sFunctions, "BLAKE2s MAC (blake2simd)"},
     {names::kMacBlake2sp, names::kProperties, kMacBlake2spFunctions, "BLAKE2sp MAC (blake2simd)"},
+    {names::kMacBlake2xb, names::kProperties, kMacBlake2xbFunctions,
+     "BLAKE2Xb keyed extendable-output function (blake2simd)"},
+    {names::kMacBlake2xs, names::kProperties, kMacBlake2xsFunctions,
+     "BLAKE2Xs keyed extendable-output function (blake2simd)"},
     {nullptr, nullptr, nullptr, nullptr},
 };
 

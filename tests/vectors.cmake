@@ -36,6 +36,18 @@ add_test(NAME vectors.blake2x_official_json
          COMMAND ${b2_gen_blake2x} --verify-official ${PROJECT_SOURCE_DIR}/../shared/vectors/official)
 set_tests_properties(vectors.blake2x_up_to_date vectors.blake2x_official_json
                      PROPERTIES LABELS "vectors;blake2x" SKIP_RETURN_CODE 77 TIMEOUT 60)
+# BLAKE2XB/BLAKE2XS and their MACs through EVP: the official entries and gen_blake2x.py's cases.
+set(b2_blake2x_cases ${CMAKE_CURRENT_BINARY_DIR}/blake2x-cases.json)
+add_test(NAME vectors.blake2x_cases_generate
+         COMMAND ${b2_gen_blake2x} --cases ${b2_blake2x_cases})
+set_tests_properties(vectors.blake2x_cases_generate PROPERTIES
+                     LABELS "vectors;blake2x" FIXTURES_SETUP b2_blake2x_cases TIMEOUT 120)
+b2_add_evp_test(NAME evp.blake2x TARGET test_blake2x
+                SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_blake2x.cpp ARGS ${b2_blake2x_cases}
+                LABELS vectors provider blake2x FIXTURES_REQUIRED b2_blake2x_cases)
+# Squeeze through the module's dispatch table (EVP_DigestSqueeze exists only from 3.3).
+b2_add_direct_test(blake2x.squeeze test_xof_squeeze)
+set_tests_properties(blake2x.squeeze PROPERTIES LABELS "provider;blake2x")
 
 # --- EVP known answers (BLAKE2b, BLAKE2s, BLAKE2sp) and differential tests against our provider
 b2_add_evp_test(NAME evp.kat TARGET test_kat SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_kat.cpp

@@ -12,6 +12,7 @@ BLAKE2Xb and BLAKE2Xs are blake2x.BLAKE2XB and BLAKE2XS (H0 from hashlib, the ou
 pure-Python BLAKE2 checked against hashlib first; see blake2x.py).
 
 --check                  regenerates in memory and compares with the committed files (exit 1 on difference)
+--cases FILE             writes our extended cases (extended layout plus "hash" and "mode") to FILE
 --verify-official DIR    entry-by-entry equality of the regeneration and of the committed files with
                          the blake2xb/blake2xs entries of DIR/blake2-kat.json; exit 77 when DIR is absent
 """
@@ -36,6 +37,42 @@ def official_kat_entries(xof) -> list:
              "out": xof.digest(OFFICIAL_INPUT, length, key).hex()}
             for key in (b"", kat_files.OFFICIAL_KEY[:xof.variant.out])
             for length in OFFICIAL_LENGTHS]
+
+
+def case_entry(xof, name: str, in_len: int, length: int, key: bytes = b"", salt: bytes = b"",
+               custom: bytes = b"", unknown: bool = False) -> dict:
+    """One case in the extended layout (vectors/README.md) plus "hash" and "mode"."""
+    message = kat_files.pattern_bytes(in_len)
+    stored = in_len <= kat_files.MAX_STORED_INPUT
+    return {"name": f"{xof.name}-{name}", "hash": xof.name, "mode": "unknown" if unknown else "known",
+            "in_pattern": "hex" if stored else "mod251", "in_len": in_len,
+            "in": message.hex() if stored else "", "key": key.hex(), "salt": salt.hex(),
+            "custom": custom.hex(), "size": length,
+            "out": xof.digest(message, length, key, salt, custom, unknown).hex()}
+
+
+def extended_cases(xof) -> list:
+    """Every output length 1..1024 (known length, unkeyed); salt, personalization and keys;
+    output lengths at block edges up to 2^16; input lengths across block edges; the
+    unknown-length mode."""
+    out, block, width = xof.variant.out, xof.variant.block, xof.variant.salt_bytes
+    salt, custom = bytes(range(0x30, 0x30 + width)), b"blake2x-custom!!"[:width]
+    key = bytes(range(0x80, 0x80 + out))
+    cases = [case_entry(xof, f"len{n}", 100, n) for n in range(1, 1025)]
+    for n in (1, out - 1, out, out + 1, 100, 1000):
+        cases.append(case_entry(xof, f"len{n}-salt-custom", 33, n, salt=salt, custom=custom))
+        cases.append(case_entry(xof, f"len{n}-key{out}", 33, n, key=key))
+        cases.append(case_entry(xof, f"len{n}-key1-salt", 200, n, key=b"\x07", salt=salt[:3]))
+        for keyed in (b"", key[:out // 2]):
+            cases.append(case_entry(xof, f"unknown-len{n}-key{len(keyed)}", 150, n, key=keyed,
+                                    salt=salt, unknown=True))
+    for n in (4095, 4096, 4097, 65533, 65534):
+        cases.append(case_entry(xof, f"edge{n}", 7, n))
+    cases.append(case_entry(xof, "unknown-len65537", 7, 65537, unknown=True))
+    for in_len in (0, 1, block - 1, block, block + 1, 2 * block, 2 * block + 1, 1000):
+        cases.append(case_entry(xof, f"in{in_len}", in_len, 2 * out + 3))
+        cases.append(case_entry(xof, f"in{in_len}-key", in_len, 2 * out + 3, key=key))
+    return cases
 
 
 def generated_files() -> dict:
@@ -82,7 +119,14 @@ def verify_official(official_dir: Path, vectors_dir: Path) -> int:
 def main() -> int:
     parser = kat_files.argument_parser(__doc__.splitlines()[0])
     parser.add_argument("--verify-official", type=Path, metavar="DIR")
+    parser.add_argument("--cases", type=Path, metavar="FILE",
+                        help="write the extended cases of both (for the EVP tests) to FILE")
     args = parser.parse_args()
+    if args.cases is not None:
+        entries = [case for xof in MEMBERS for case in extended_cases(xof)]
+        args.cases.write_bytes(kat_files.format_json_array(entries))
+        print(f"wrote {len(entries)} cases to {args.cases}")
+        return 0
     if args.verify_official is not None:
         return verify_official(args.verify_official, args.dir)
     if args.check:
