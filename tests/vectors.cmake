@@ -45,6 +45,14 @@ set_tests_properties(vectors.blake2x_cases_generate PROPERTIES
 b2_add_evp_test(NAME evp.blake2x TARGET test_blake2x
                 SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_blake2x.cpp ARGS ${b2_blake2x_cases}
                 LABELS vectors provider blake2x FIXTURES_REQUIRED b2_blake2x_cases)
+# The same on each kernel this build has (BLAKE2Xs falls back to auto where a kernel has no
+# BLAKE2s form).
+get_property(b2_built_kernels GLOBAL PROPERTY B2_KERNELS)
+foreach(b2_kernel IN LISTS b2_built_kernels)
+  b2_add_evp_test(NAME evp.blake2x_${b2_kernel} TARGET test_blake2x ARGS ${b2_blake2x_cases}
+                  ENVIRONMENT BLAKE2SIMD_KERNEL=${b2_kernel} B2_SKIP_UNLESS_KERNEL=${b2_kernel}
+                  LABELS vectors provider blake2x FIXTURES_REQUIRED b2_blake2x_cases)
+endforeach()
 # Squeeze through the module's dispatch table (EVP_DigestSqueeze exists only from 3.3).
 b2_add_direct_test(blake2x.squeeze test_xof_squeeze)
 set_tests_properties(blake2x.squeeze PROPERTIES LABELS "provider;blake2x")
