@@ -14,6 +14,8 @@ import shutil
 import sys
 import tempfile
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "vectors"))
+import blake2x  # noqa: E402  (vectors/ is not a package; hashlib plus a pure-Python BLAKE2)
 from system_common import (Tally, digest_hex, provider_config, providers, run, skip_if_sanitized,
                            write)
 
@@ -28,6 +30,14 @@ HASHLIB_APP = (
     "import hashlib, sys\n"
     "data = open(sys.argv[2], 'rb').read()\n"
     "print(hashlib.new(sys.argv[1], data).hexdigest())\n"
+)
+
+
+# The same for an XOF: hexdigest(n) is EVP_DigestFinalXOF after a plain init.
+HASHLIB_XOF_APP = (
+    "import hashlib, sys\n"
+    "data = open(sys.argv[2], 'rb').read()\n"
+    "print(hashlib.new(sys.argv[1], data).hexdigest(int(sys.argv[3])))\n"
 )
 
 
@@ -67,6 +77,7 @@ class Apps:
         self.legacy_app = args.legacy_app
         self.python_app = args.python_app
         self.hashlib_app = write(workdir / "hashlib_app.py", HASHLIB_APP)
+        self.hashlib_xof_app = write(workdir / "hashlib_xof_app.py", HASHLIB_XOF_APP)
 
     def dgst(self, conf, path, *options):
         return digest_hex(run([self.openssl, "dgst", *options, path], conf))
@@ -96,6 +107,10 @@ class Apps:
         result = run([self.python_app, self.hashlib_app, name, path], conf)
         return result.stdout.strip() if result.returncode == 0 else None
 
+    def hashlib_xof(self, conf, name, path, length):
+        result = run([self.python_app, self.hashlib_xof_app, name, path, length], conf)
+        return result.stdout.strip() if result.returncode == 0 else None
+
     def legacy(self, conf, path):
         """{'init_ex': hex, 'q_digest': hex, 'kernel': .., 'fetch_provider': .., and the same
         with a blake2s_ prefix}; {} on error."""
@@ -123,6 +138,15 @@ def check_named_sizes(c, apps, conf, label, path, data):
                 f"[{label}] hashlib.new('{alias}') ({len(data)} B)")
         c.equal(apps.dgst(conf, path, "-" + name), expected,
                 f"[{label}] dgst -{name} ({len(data)} B)")
+
+
+def check_blake2x_by_name(c, apps, conf, label, path, data):
+    """hashlib.new('blake2xb').hexdigest(n): the unknown-length output (vectors/blake2x.py)."""
+    for name, xof in (("blake2xb", blake2x.BLAKE2XB), ("BLAKE2XS", blake2x.BLAKE2XS)):
+        for length in (16, 100):
+            c.equal(apps.hashlib_xof(conf, name, path, length),
+                    xof.digest(data, length, unknown=True).hex(),
+                    f"[{label}] hashlib.new('{name}').hexdigest({length}) ({len(data)} B)")
 
 
 def make_inputs(workdir):
@@ -172,6 +196,7 @@ def check_only_blake2simd_can_answer(c, apps, conf, inputs):
                 f"[no default] legacy_app BLAKE2s context reports a blake2simd kernel ({n} B)",
                 f"got {legacy!r}")
         check_named_sizes(c, apps, conf, "no default", path, data)
+        check_blake2x_by_name(c, apps, conf, "no default", path, data)
 
 
 def check_negative_control(c, apps, conf, inputs):
