@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Regenerates the BLAKE2Xb/BLAKE2Xs known-answer vectors from hashlib plus a small pure-Python BLAKE2.
+# Regenerates the BLAKE2Xb/BLAKE2Xs known answers from hashlib plus a small pure-Python BLAKE2.
 # SPDX-License-Identifier: Apache-2.0
 """Writes, without any of this project's own code:
 
@@ -11,10 +11,12 @@
 BLAKE2Xb and BLAKE2Xs are blake2x.BLAKE2XB and BLAKE2XS (H0 from hashlib, the output blocks from a
 pure-Python BLAKE2 checked against hashlib first; see blake2x.py).
 
---check                  regenerates in memory and compares with the committed files (exit 1 on difference)
+--check                  regenerates in memory and compares with the committed files (exit 1 if
+                         any differs)
 --cases FILE             writes our extended cases (extended layout plus "hash" and "mode") to FILE
 --verify-official DIR    entry-by-entry equality of the regeneration and of the committed files with
-                         the blake2xb/blake2xs entries of DIR/blake2-kat.json; exit 77 when DIR is absent
+                         the blake2xb/blake2xs entries of DIR/blake2-kat.json; exit 77 when DIR
+                         is absent
 """
 
 import json
@@ -44,7 +46,8 @@ def case_entry(xof, name: str, in_len: int, length: int, key: bytes = b"", salt:
     """One case in the extended layout (vectors/README.md) plus "hash" and "mode"."""
     message = kat_files.pattern_bytes(in_len)
     stored = in_len <= kat_files.MAX_STORED_INPUT
-    return {"name": f"{xof.name}-{name}", "hash": xof.name, "mode": "unknown" if unknown else "known",
+    return {"name": f"{xof.name}-{name}", "hash": xof.name,
+            "mode": "unknown" if unknown else "known",
             "in_pattern": "hex" if stored else "mod251", "in_len": in_len,
             "in": message.hex() if stored else "", "key": key.hex(), "salt": salt.hex(),
             "custom": custom.hex(), "size": length,
