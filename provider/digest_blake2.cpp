@@ -25,7 +25,7 @@ struct DigestContext {
     ProviderContext* provider;
     const typename Family::Kernel* kernel;
     // Applied at the next init, kept across re-inits.
-    Blake2Settings<Family> settings{.output_size = kDefaultSize};
+    Blake2Settings<Family> settings = starting_settings();
     Phase phase;
     Blake2Engine<Family> engine;
 
@@ -33,6 +33,12 @@ struct DigestContext {
         return phase == Phase::absorbing ? engine.digest_length() : settings.output_size;
     }
     const char* served_by() const noexcept { return kernel->name; }
+
+    static Blake2Settings<Family> starting_settings() noexcept {
+        Blake2Settings<Family> settings;
+        settings.output_size = kDefaultSize;
+        return settings;
+    }
 };
 
 // The size a context starts with: the one the digest's name fixes, else the family's longest.
