@@ -1,6 +1,6 @@
 // BLAKE2Xb and BLAKE2Xs (the BLAKE2X paper): the root hash H0 with the XOF length in its
-// parameter block, and the output blocks B2(i) of H0. The digests and MACs over it live in
-// digest_blake2x.cpp.
+// parameter block, and the output blocks B2(i) of H0. The digests over it live in
+// digest_blake2x.cpp, the MACs in mac_blake2x.cpp.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 

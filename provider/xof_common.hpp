@@ -76,7 +76,7 @@ int xof_finalize(Context* ctx, unsigned char* out, size_t* outl, size_t outsize,
 }
 
 // The next `outsize` bytes of the stream; in the known-length mode the stream ends at the init
-// length. After final it is refused (EVP refuses it too), as is final after squeezing.
+// length. Squeeze after final is refused, as are final and update after squeezing.
 template <class Context, class FinishRoot>
 int xof_squeeze(Context* ctx, unsigned char* out, size_t* outl, size_t outsize,
                 FinishRoot finish_root) noexcept {
