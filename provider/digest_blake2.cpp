@@ -1,7 +1,9 @@
 // OSSL_OP_DIGEST implementations of BLAKE2B-512 and BLAKE2S-256, with size/salt/custom context
-// params: one template over the family, one dispatch table per algorithm.
+// params, and of the sizes RFC 7693 names (BLAKE2B-160/256/384, BLAKE2S-128/160/224): one
+// template over the family and the size a name fixes, one dispatch table per algorithm.
 // SPDX-License-Identifier: Apache-2.0
 #include <openssl/core_dispatch.h>
+#include <openssl/core_names.h>
 
 #include "algorithms.hpp"
 #include "baseline_guard.hpp"
@@ -11,17 +13,19 @@
 #include "digest_common.hpp"
 #include "dispatch_entry.hpp"
 #include "errors.hpp"
+#include "ossl_param.hpp"
 #include "params.hpp"
 #include "provider_context.hpp"
 
 namespace blake2simd {
 namespace {
 
-template <class Family>
+template <class Family, size_t kDefaultSize>
 struct DigestContext {
     ProviderContext* provider;
     const typename Family::Kernel* kernel;
-    Blake2Settings<Family> settings;  // applied at the next init, kept across re-inits
+    // Applied at the next init, kept across re-inits.
+    Blake2Settings<Family> settings = starting_settings();
     Phase phase;
     Blake2Engine<Family> engine;
 
@@ -29,12 +33,34 @@ struct DigestContext {
         return phase == Phase::absorbing ? engine.digest_length() : settings.output_size;
     }
     const char* served_by() const noexcept { return kernel->name; }
+
+    static Blake2Settings<Family> starting_settings() noexcept {
+        Blake2Settings<Family> settings;
+        settings.output_size = kDefaultSize;
+        return settings;
+    }
 };
 
-// The callbacks of one family's digest; their symbols name the family (Digest<Blake2sFamily>).
-template <class Family>
-struct Digest : DigestCallbacks<DigestContext<Family>> {
-    using Context = DigestContext<Family>;
+// The size a context starts with: the one the digest's name fixes, else the family's longest.
+template <class Family, size_t kNamedSize>
+inline constexpr size_t kDefaultSize = kNamedSize != 0 ? kNamedSize : Family::kMaxDigestBytes;
+
+// The callbacks of one family's digest; their symbols name the family and size
+// (Digest<Blake2sFamily, 0>). kNamedSize: the output size the algorithm's name fixes
+// (BLAKE2B-256: 32), which the size param may only repeat; 0: any size (BLAKE2B-512, BLAKE2S-256).
+template <class Family, size_t kNamedSize>
+struct Digest : DigestCallbacks<DigestContext<Family, kDefaultSize<Family, kNamedSize>>> {
+    using Context = DigestContext<Family, kDefaultSize<Family, kNamedSize>>;
+
+    static bool size_param_allowed(const OSSL_PARAM params[], Reason& failure) noexcept {
+        if constexpr (kNamedSize == 0) {
+            return true;
+        }
+        const OSSL_PARAM* p = param::locate(params, OSSL_DIGEST_PARAM_SIZE);
+        size_t size = 0;
+        return p == nullptr || parse_size_param(p, kNamedSize, kNamedSize,
+                                                Reason::size_fixed_by_name, size, failure);
+    }
 
     static bool apply_params(Context* ctx, const OSSL_PARAM params[]) noexcept {
         // OpenSSL 3.0 inits a fresh context per message, mostly without params: as in the MAC's
@@ -44,7 +70,8 @@ struct Digest : DigestCallbacks<DigestContext<Family>> {
         }
         ParsedParams<Family> parsed;
         Reason failure{};
-        if (!parse_params(params, ctx->settings, KeyPolicy::reject, parsed, failure)) {
+        if (!size_param_allowed(params, failure) ||
+            !parse_params(params, ctx->settings, KeyPolicy::reject, parsed, failure)) {
             B2_RAISE(ctx->provider, failure);
             return false;
         }
@@ -63,7 +90,8 @@ struct Digest : DigestCallbacks<DigestContext<Family>> {
     }
 
     static int get_params(OSSL_PARAM params[]) noexcept {
-        return get_digest_params(params, Family::kBlockBytes, Family::kMaxDigestBytes) ? 1 : 0;
+        constexpr size_t size = kDefaultSize<Family, kNamedSize>;  // what EVP_MD_get_size says
+        return get_digest_params(params, Family::kBlockBytes, size) ? 1 : 0;
     }
 
     static int set_ctx_params(void* vctx, const OSSL_PARAM params[]) noexcept {
@@ -71,12 +99,24 @@ struct Digest : DigestCallbacks<DigestContext<Family>> {
     }
 };
 
-using Blake2bDigest = Digest<Blake2bFamily>;
-using Blake2sDigest = Digest<Blake2sFamily>;
+using Blake2bDigest = Digest<Blake2bFamily, 0>;
+using Blake2sDigest = Digest<Blake2sFamily, 0>;
+using Blake2b160Digest = Digest<Blake2bFamily, 20>;
+using Blake2b256Digest = Digest<Blake2bFamily, 32>;
+using Blake2b384Digest = Digest<Blake2bFamily, 48>;
+using Blake2s128Digest = Digest<Blake2sFamily, 16>;
+using Blake2s160Digest = Digest<Blake2sFamily, 20>;
+using Blake2s224Digest = Digest<Blake2sFamily, 28>;
 
 }  // namespace
 
 extern const OSSL_DISPATCH kDigestBlake2b512Functions[] = B2_DIGEST_FUNCTIONS(Blake2bDigest);
 extern const OSSL_DISPATCH kDigestBlake2s256Functions[] = B2_DIGEST_FUNCTIONS(Blake2sDigest);
+extern const OSSL_DISPATCH kDigestBlake2b160Functions[] = B2_DIGEST_FUNCTIONS(Blake2b160Digest);
+extern const OSSL_DISPATCH kDigestBlake2b256Functions[] = B2_DIGEST_FUNCTIONS(Blake2b256Digest);
+extern const OSSL_DISPATCH kDigestBlake2b384Functions[] = B2_DIGEST_FUNCTIONS(Blake2b384Digest);
+extern const OSSL_DISPATCH kDigestBlake2s128Functions[] = B2_DIGEST_FUNCTIONS(Blake2s128Digest);
+extern const OSSL_DISPATCH kDigestBlake2s160Functions[] = B2_DIGEST_FUNCTIONS(Blake2s160Digest);
+extern const OSSL_DISPATCH kDigestBlake2s224Functions[] = B2_DIGEST_FUNCTIONS(Blake2s224Digest);
 
 }  // namespace blake2simd

@@ -30,10 +30,11 @@ bool fill(OSSL_PARAM params[], const char* key, Value value,
 
 }  // namespace
 
-bool get_digest_params(OSSL_PARAM params[], size_t block_size, size_t digest_size) noexcept {
+bool get_digest_params(OSSL_PARAM params[], size_t block_size, size_t digest_size,
+                       bool xof) noexcept {
     return fill(params, OSSL_DIGEST_PARAM_BLOCK_SIZE, block_size, param::set_size_t) &&
            fill(params, OSSL_DIGEST_PARAM_SIZE, digest_size, param::set_size_t) &&
-           fill(params, OSSL_DIGEST_PARAM_XOF, 0, param::set_int) &&
+           fill(params, OSSL_DIGEST_PARAM_XOF, xof ? 1 : 0, param::set_int) &&
            fill(params, OSSL_DIGEST_PARAM_ALGID_ABSENT, 0, param::set_int);
 }
 

@@ -14,7 +14,8 @@ namespace blake2simd {
 
 // Fills `block_size`, `digest_size`, and the XOF and algorithm-id flags every digest shares; a
 // param that cannot take its value fails the call, with a reason raised.
-bool get_digest_params(OSSL_PARAM params[], size_t block_size, size_t digest_size) noexcept;
+bool get_digest_params(OSSL_PARAM params[], size_t block_size, size_t digest_size,
+                       bool xof = false) noexcept;
 
 extern const OSSL_PARAM kDigestGettableParams[];
 

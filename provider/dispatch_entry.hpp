@@ -19,8 +19,9 @@
 #define B2_DISPATCH(prefix, ID, slot) B2_DISPATCH_TO(ID, slot, prefix##_##slot)
 
 // The dispatch tables of a digest and a MAC whose callbacks are the static members of
-// `Algorithm` (newctx, freectx, dupctx, init, update, finalize, ...).
-#define B2_DIGEST_FUNCTIONS(Algorithm)                                                   \
+// `Algorithm` (newctx, freectx, dupctx, init, update, finalize, ...); a digest's further
+// entries (an XOF's squeeze) follow `Algorithm`.
+#define B2_DIGEST_FUNCTIONS(Algorithm, ...)                                              \
     {                                                                                    \
         B2_DISPATCH_TO(DIGEST_NEWCTX, digest_newctx, Algorithm::newctx),                 \
             B2_DISPATCH_TO(DIGEST_FREECTX, digest_freectx, Algorithm::freectx),          \
@@ -39,7 +40,7 @@
                            Algorithm::get_ctx_params),                                   \
             B2_DISPATCH_TO(DIGEST_GETTABLE_CTX_PARAMS, digest_gettable_ctx_params,       \
                            Algorithm::gettable_ctx_params),                              \
-        {                                                                                \
+            __VA_OPT__(__VA_ARGS__, ) {                                                  \
             0, nullptr                                                                   \
         }                                                                                \
     }

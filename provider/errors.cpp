@@ -43,6 +43,22 @@ const OSSL_ITEM kReasonStrings[] = {
     B2_REASON(blake2sp_output_size, "invalid output size (BLAKE2sp is 32 bytes only)"),
     B2_REASON(blake2sp_salt, "salt is not supported by BLAKE2sp"),
     B2_REASON(blake2sp_custom, "custom (personalization) is not supported by BLAKE2sp"),
+    B2_REASON(size_fixed_by_name,
+              "invalid output size (this digest's name fixes its size, e.g. BLAKE2B-256 is 32 "
+              "bytes; BLAKE2B-512 and BLAKE2S-256 take any size)"),
+    B2_REASON(xof_invalid_length,
+              "invalid XOF length (BLAKE2Xb: 1..4294967294 bytes, BLAKE2Xs: 1..65534; none at "
+              "init for the unknown-length mode)"),
+    B2_REASON(xof_length_mismatch,
+              "XOF output length differs from the length given at init (BLAKE2X hashes it into "
+              "the root)"),
+    B2_REASON(xof_length_unknown,
+              "no XOF output length: give one at init, or use EVP_DigestFinalXOF or squeeze"),
+    B2_REASON(xof_output_too_long, "XOF output longer than this BLAKE2X context can produce"),
+    B2_REASON(xof_squeeze_after_final, "squeeze after final"),
+    B2_REASON(xof_final_after_squeeze, "final after squeeze (squeeze on for more output)"),
+    B2_REASON(xof_switch_after_update,
+              "xof changes the BLAKE2X root: set it at init or before the first update"),
     {0, nullptr},
 };
 

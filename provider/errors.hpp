@@ -33,6 +33,15 @@ enum class Reason : int {
     blake2sp_output_size,
     blake2sp_salt,
     blake2sp_custom,
+    size_fixed_by_name,
+    // BLAKE2Xb / BLAKE2Xs.
+    xof_invalid_length,
+    xof_length_mismatch,
+    xof_length_unknown,
+    xof_output_too_long,
+    xof_squeeze_after_final,
+    xof_final_after_squeeze,
+    xof_switch_after_update,
 };
 
 // The table handed to libcrypto through OSSL_FUNC_PROVIDER_GET_REASON_STRINGS.

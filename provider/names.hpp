@@ -12,11 +12,25 @@ inline constexpr char kDigestBlake2b512[] = "BLAKE2B-512:BLAKE2b512:1.3.6.1.4.1.
 inline constexpr char kMacBlake2b[] = "BLAKE2BMAC:1.3.6.1.4.1.1722.12.2.1";
 inline constexpr char kDigestBlake2s256[] = "BLAKE2S-256:BLAKE2s256:1.3.6.1.4.1.1722.12.2.2.8";
 inline constexpr char kMacBlake2s[] = "BLAKE2SMAC:1.3.6.1.4.1.1722.12.2.2";
+// The other RFC 7693 sizes (section 4): BLAKE2 with that digest length in the parameter block,
+// named for programs that take a digest name only. The default provider has none of them.
+inline constexpr char kDigestBlake2b160[] = "BLAKE2B-160:BLAKE2b160:1.3.6.1.4.1.1722.12.2.1.5";
+inline constexpr char kDigestBlake2b256[] = "BLAKE2B-256:BLAKE2b256:1.3.6.1.4.1.1722.12.2.1.8";
+inline constexpr char kDigestBlake2b384[] = "BLAKE2B-384:BLAKE2b384:1.3.6.1.4.1.1722.12.2.1.12";
+inline constexpr char kDigestBlake2s128[] = "BLAKE2S-128:BLAKE2s128:1.3.6.1.4.1.1722.12.2.2.4";
+inline constexpr char kDigestBlake2s160[] = "BLAKE2S-160:BLAKE2s160:1.3.6.1.4.1.1722.12.2.2.5";
+inline constexpr char kDigestBlake2s224[] = "BLAKE2S-224:BLAKE2s224:1.3.6.1.4.1.1722.12.2.2.7";
 // OpenSSL's default provider has no BLAKE2bp or BLAKE2sp: these names are ours alone.
 inline constexpr char kDigestBlake2bp512[] = "BLAKE2BP-512";
 inline constexpr char kMacBlake2bp[] = "BLAKE2BPMAC";
 inline constexpr char kDigestBlake2sp256[] = "BLAKE2SP-256";
 inline constexpr char kMacBlake2sp[] = "BLAKE2SPMAC";
+
+// The BLAKE2X extendable-output functions (the BLAKE2X paper); no OIDs are assigned to them.
+inline constexpr char kDigestBlake2xb[] = "BLAKE2XB";
+inline constexpr char kDigestBlake2xs[] = "BLAKE2XS";
+inline constexpr char kMacBlake2xb[] = "BLAKE2XBMAC";
+inline constexpr char kMacBlake2xs[] = "BLAKE2XSMAC";
 
 // Parameter names of our own (no OpenSSL macro exists for them).
 inline constexpr char kParamKernel[] = "kernel";

@@ -87,6 +87,28 @@ bool parse_key_param(const OSSL_PARAM* p, KeyArgument& key, Reason& failure) noe
 }
 
 template <class Family>
+bool parse_salt_custom(const OSSL_PARAM params[], Blake2Settings<Family>& settings, bool& changed,
+                       Reason& failure) noexcept {
+    using Reasons = ParamReasons<Family>;
+    const OSSL_PARAM* p = nullptr;
+    if ((p = param::locate(params, OSSL_MAC_PARAM_SALT)) != nullptr) {
+        if (!parse_padded_field(p, settings.salt, Family::kSaltBytes, Reasons::salt_length,
+                                failure)) {
+            return false;
+        }
+        changed = true;
+    }
+    if ((p = param::locate(params, OSSL_MAC_PARAM_CUSTOM)) != nullptr) {
+        if (!parse_padded_field(p, settings.personal, Family::kPersonalBytes,
+                                Reasons::custom_length, failure)) {
+            return false;
+        }
+        changed = true;
+    }
+    return true;
+}
+
+template <class Family>
 bool parse_params(const OSSL_PARAM params[], const Blake2Settings<Family>& current,
                   KeyPolicy key_policy, ParsedParams<Family>& parsed, Reason& failure) noexcept {
     using Reasons = ParamReasons<Family>;
@@ -104,19 +126,8 @@ bool parse_params(const OSSL_PARAM params[], const Blake2Settings<Family>& curre
         parsed.settings.output_size = static_cast<uint8_t>(size);
         parsed.settings_changed = true;
     }
-    if ((p = param::locate(params, OSSL_MAC_PARAM_SALT)) != nullptr) {
-        if (!parse_padded_field(p, parsed.settings.salt, Family::kSaltBytes, Reasons::salt_length,
-                                failure)) {
-            return false;
-        }
-        parsed.settings_changed = true;
-    }
-    if ((p = param::locate(params, OSSL_MAC_PARAM_CUSTOM)) != nullptr) {
-        if (!parse_padded_field(p, parsed.settings.personal, Family::kPersonalBytes,
-                                Reasons::custom_length, failure)) {
-            return false;
-        }
-        parsed.settings_changed = true;
+    if (!parse_salt_custom(params, parsed.settings, parsed.settings_changed, failure)) {
+        return false;
     }
     if (key_policy == KeyPolicy::accept &&
         (p = param::locate(params, OSSL_MAC_PARAM_KEY)) != nullptr) {
@@ -129,6 +140,10 @@ template struct Blake2Settings<Blake2bFamily>;
 template struct Blake2Settings<Blake2sFamily>;
 template bool parse_key_param<Blake2bFamily>(const OSSL_PARAM*, KeyArgument&, Reason&) noexcept;
 template bool parse_key_param<Blake2sFamily>(const OSSL_PARAM*, KeyArgument&, Reason&) noexcept;
+template bool parse_salt_custom<Blake2bFamily>(const OSSL_PARAM[], Blake2Settings<Blake2bFamily>&,
+                                               bool&, Reason&) noexcept;
+template bool parse_salt_custom<Blake2sFamily>(const OSSL_PARAM[], Blake2Settings<Blake2sFamily>&,
+                                               bool&, Reason&) noexcept;
 template bool parse_params<Blake2bFamily>(const OSSL_PARAM[], const Blake2Settings<Blake2bFamily>&,
                                           KeyPolicy, ParsedParams<Blake2bFamily>&,
                                           Reason&) noexcept;

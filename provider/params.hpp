@@ -72,6 +72,12 @@ template <class Family>
 bool parse_params(const OSSL_PARAM params[], const Blake2Settings<Family>& current,
                   KeyPolicy key_policy, ParsedParams<Family>& parsed, Reason& failure) noexcept;
 
+// Only salt and custom, into `settings` (a failure can leave it half-updated: pass a copy);
+// `changed` set when either was given. For callers that read their length params themselves.
+template <class Family>
+bool parse_salt_custom(const OSSL_PARAM params[], Blake2Settings<Family>& settings, bool& changed,
+                       Reason& failure) noexcept;
+
 template <class Family>
 constexpr bool is_valid_key_length(size_t length) noexcept {
     return length >= 1 && length <= Family::kMaxKeyBytes;

@@ -68,6 +68,22 @@ const OSSL_ALGORITHM kDigests[] = {
      "BLAKE2s-256 (blake2simd)"},
     {names::kDigestBlake2sp256, names::kProperties, kDigestBlake2sp256Functions,
      "BLAKE2sp-256, 8-way parallel tree mode (blake2simd)"},
+    {names::kDigestBlake2b160, names::kProperties, kDigestBlake2b160Functions,
+     "BLAKE2b-160 (blake2simd)"},
+    {names::kDigestBlake2b256, names::kProperties, kDigestBlake2b256Functions,
+     "BLAKE2b-256 (blake2simd)"},
+    {names::kDigestBlake2b384, names::kProperties, kDigestBlake2b384Functions,
+     "BLAKE2b-384 (blake2simd)"},
+    {names::kDigestBlake2s128, names::kProperties, kDigestBlake2s128Functions,
+     "BLAKE2s-128 (blake2simd)"},
+    {names::kDigestBlake2s160, names::kProperties, kDigestBlake2s160Functions,
+     "BLAKE2s-160 (blake2simd)"},
+    {names::kDigestBlake2s224, names::kProperties, kDigestBlake2s224Functions,
+     "BLAKE2s-224 (blake2simd)"},
+    {names::kDigestBlake2xb, names::kProperties, kDigestBlake2xbFunctions,
+     "BLAKE2Xb extendable-output function (blake2simd)"},
+    {names::kDigestBlake2xs, names::kProperties, kDigestBlake2xsFunctions,
+     "BLAKE2Xs extendable-output function (blake2simd)"},
     {nullptr, nullptr, nullptr, nullptr},
 };
 
@@ -76,6 +92,10 @@ const OSSL_ALGORITHM kMacs[] = {
     {names::kMacBlake2bp, names::kProperties, kMacBlake2bpFunctions, "BLAKE2bp MAC (blake2simd)"},
     {names::kMacBlake2s, names::kProperties, kMacBlake2sFunctions, "BLAKE2s MAC (blake2simd)"},
     {names::kMacBlake2sp, names::kProperties, kMacBlake2spFunctions, "BLAKE2sp MAC (blake2simd)"},
+    {names::kMacBlake2xb, names::kProperties, kMacBlake2xbFunctions,
+     "BLAKE2Xb keyed extendable-output function (blake2simd)"},
+    {names::kMacBlake2xs, names::kProperties, kMacBlake2xsFunctions,
+     "BLAKE2Xs keyed extendable-output function (blake2simd)"},
     {nullptr, nullptr, nullptr, nullptr},
 };
 

@@ -16,6 +16,10 @@ from dataclasses import dataclass
 
 from b2check import Tally, digest_hex
 
+# BLAKE2X's expected answers come from vectors/blake2x.py (hashlib plus a pure-Python BLAKE2).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vectors"))
+import blake2x  # noqa: E402  (vectors/ is not a package)
+
 
 @dataclass(frozen=True)
 class Family:
@@ -26,11 +30,15 @@ class Family:
     oracle: object
     max_key: int
     max_salt: int
+    named_sizes: tuple  # (bits of the name, e.g. 256 for BLAKE2B-256), RFC 7693 section 4
+    xof: str  # its BLAKE2X: the digest's name (the MAC's is this + "MAC"), blake2x.py's member
 
 
 FAMILIES = {
-    "blake2b": Family("-blake2b512", "BLAKE2B-512", "BLAKE2BMAC", hashlib.blake2b, 64, 16),
-    "blake2s": Family("-blake2s256", "BLAKE2S-256", "BLAKE2SMAC", hashlib.blake2s, 32, 8),
+    "blake2b": Family("-blake2b512", "BLAKE2B-512", "BLAKE2BMAC", hashlib.blake2b, 64, 16,
+                      (160, 256, 384), "BLAKE2XB"),
+    "blake2s": Family("-blake2s256", "BLAKE2S-256", "BLAKE2SMAC", hashlib.blake2s, 32, 8,
+                      (128, 160, 224), "BLAKE2XS"),
 }
 
 TALLY = Tally("cli_smoke")
@@ -44,6 +52,37 @@ def openssl(module_dir, *args, propquery=True):
         cmd += ["-propquery", "provider=blake2simd"]
     cmd += list(args[1:])
     return subprocess.run(cmd, capture_output=True, text=True)
+
+
+def openssl_version():
+    """(major, minor) of the openssl CLI (its libcrypto decides the EVP behaviour)."""
+    words = subprocess.run(["openssl", "version"], capture_output=True, text=True).stdout.split()
+    parts = words[1].split(".") if len(words) > 1 else []
+    return tuple(int(part) for part in parts[:2]) if len(parts) >= 2 else (0, 0)
+
+
+def check_blake2x(module_dir, family, path, message):
+    """BLAKE2X from the CLI against vectors/blake2x.py: `dgst -xoflen` inits without a length,
+    so it gets the unknown-length output; `mac -macopt size:` fixes the length in H0."""
+    xof = blake2x.BLAKE2XB if family.xof == "BLAKE2XB" else blake2x.BLAKE2XS
+    for length in (1, 100, 1000):
+        result = openssl(module_dir, "dgst", "-" + family.xof, "-xoflen", str(length), path)
+        check(result.returncode == 0
+              and digest_hex(result.stdout) == xof.digest(message, length, unknown=True).hex(),
+              f"dgst -{family.xof} -xoflen {length} (the unknown-length output)",
+              result.stdout + result.stderr)
+    # Before 3.4, dgst finishes an XOF without -xoflen with EVP_DigestFinal_ex and a buffer
+    # size of EVP_MD_get_size, 0; later versions choose a length of their own.
+    if openssl_version() < (3, 4):
+        result = openssl(module_dir, "dgst", "-" + family.xof, path)
+        check(result.returncode != 0 and "no XOF output length" in result.stderr,
+              f"dgst -{family.xof} without -xoflen refused by us", result.stderr)
+    key = bytes(range(7, 7 + family.max_key))
+    result = openssl(module_dir, "mac", "-macopt", "hexkey:" + key.hex(), "-macopt", "size:100",
+                     "-in", path, family.xof + "MAC")
+    check(result.returncode == 0
+          and digest_hex(result.stdout) == xof.digest(message, 100, key).hex(),
+          f"mac {family.xof}MAC size:100", result.stdout + result.stderr)
 
 
 def main():
@@ -84,6 +123,18 @@ def main():
         result = openssl(module_dir, "dgst", "-" + family.digest, path)
         check(result.returncode == 0 and digest_hex(result.stdout) == family.oracle(message).hexdigest(),
               f"dgst -{family.digest}", result.stdout + result.stderr)
+
+        # The sizes by name, as a program that takes only a digest name reaches them: BLAKE2
+        # with that digest length (hashlib's digest_size), under both spellings.
+        for bits in family.named_sizes:
+            expected = family.oracle(message, digest_size=bits // 8).hexdigest()
+            prefix = family.digest.split("-")[0]  # BLAKE2B: BLAKE2B-256, blake2b256
+            for option in (f"{prefix}-{bits}", f"{prefix.lower()}{bits}"):
+                result = openssl(module_dir, "dgst", "-" + option, path)
+                check(result.returncode == 0 and digest_hex(result.stdout) == expected,
+                      f"dgst -{option}", result.stdout + result.stderr)
+
+        check_blake2x(module_dir, family, path, message)
 
         key = bytes(range(family.max_key))
         result = openssl(module_dir, "mac", "-macopt", "hexkey:" + key.hex(), "-in", path, family.mac)

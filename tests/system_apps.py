@@ -14,6 +14,8 @@ import shutil
 import sys
 import tempfile
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "vectors"))
+import blake2x  # noqa: E402  (vectors/ is not a package; hashlib plus a pure-Python BLAKE2)
 from system_common import (Tally, digest_hex, provider_config, providers, run, skip_if_sanitized,
                            write)
 
@@ -28,6 +30,14 @@ HASHLIB_APP = (
     "import hashlib, sys\n"
     "data = open(sys.argv[2], 'rb').read()\n"
     "print(hashlib.new(sys.argv[1], data).hexdigest())\n"
+)
+
+
+# The same for an XOF: hexdigest(n) is EVP_DigestFinalXOF after a plain init.
+HASHLIB_XOF_APP = (
+    "import hashlib, sys\n"
+    "data = open(sys.argv[2], 'rb').read()\n"
+    "print(hashlib.new(sys.argv[1], data).hexdigest(int(sys.argv[3])))\n"
 )
 
 
@@ -67,6 +77,7 @@ class Apps:
         self.legacy_app = args.legacy_app
         self.python_app = args.python_app
         self.hashlib_app = write(workdir / "hashlib_app.py", HASHLIB_APP)
+        self.hashlib_xof_app = write(workdir / "hashlib_xof_app.py", HASHLIB_XOF_APP)
 
     def dgst(self, conf, path, *options):
         return digest_hex(run([self.openssl, "dgst", *options, path], conf))
@@ -96,6 +107,10 @@ class Apps:
         result = run([self.python_app, self.hashlib_app, name, path], conf)
         return result.stdout.strip() if result.returncode == 0 else None
 
+    def hashlib_xof(self, conf, name, path, length):
+        result = run([self.python_app, self.hashlib_xof_app, name, path, length], conf)
+        return result.stdout.strip() if result.returncode == 0 else None
+
     def legacy(self, conf, path):
         """{'init_ex': hex, 'q_digest': hex, 'kernel': .., 'fetch_provider': .., and the same
         with a blake2s_ prefix}; {} on error."""
@@ -103,6 +118,35 @@ class Apps:
         if result.returncode != 0:
             return {}
         return dict(line.split(" ", 1) for line in result.stdout.splitlines() if " " in line)
+
+
+# The sizes RFC 7693 names (BLAKE2 with that digest length): name for hashlib.new and
+# `openssl dgst -NAME`, Python's built-in oracle.
+NAMED_SIZES = (("blake2b160", "BLAKE2B-160", lambda data: hashlib.blake2b(data, digest_size=20)),
+               ("blake2b256", "BLAKE2B-256", lambda data: hashlib.blake2b(data, digest_size=32)),
+               ("blake2b384", "BLAKE2B-384", lambda data: hashlib.blake2b(data, digest_size=48)),
+               ("blake2s128", "BLAKE2S-128", lambda data: hashlib.blake2s(data, digest_size=16)),
+               ("blake2s160", "BLAKE2S-160", lambda data: hashlib.blake2s(data, digest_size=20)),
+               ("blake2s224", "BLAKE2S-224", lambda data: hashlib.blake2s(data, digest_size=28)))
+
+
+def check_named_sizes(c, apps, conf, label, path, data):
+    """Programs that take only a digest name reach the fixed sizes through openssl.cnf."""
+    for alias, name, oracle in NAMED_SIZES:
+        expected = oracle(data).hexdigest()
+        c.equal(apps.hashlib_new(conf, alias, path), expected,
+                f"[{label}] hashlib.new('{alias}') ({len(data)} B)")
+        c.equal(apps.dgst(conf, path, "-" + name), expected,
+                f"[{label}] dgst -{name} ({len(data)} B)")
+
+
+def check_blake2x_by_name(c, apps, conf, label, path, data):
+    """hashlib.new('blake2xb').hexdigest(n): the unknown-length output (vectors/blake2x.py)."""
+    for name, xof in (("blake2xb", blake2x.BLAKE2XB), ("BLAKE2XS", blake2x.BLAKE2XS)):
+        for length in (16, 100):
+            c.equal(apps.hashlib_xof(conf, name, path, length),
+                    xof.digest(data, length, unknown=True).hex(),
+                    f"[{label}] hashlib.new('{name}').hexdigest({length}) ({len(data)} B)")
 
 
 def make_inputs(workdir):
@@ -151,6 +195,8 @@ def check_only_blake2simd_can_answer(c, apps, conf, inputs):
         c.check(legacy.get("blake2s_kernel", "(none)") != "(none)",
                 f"[no default] legacy_app BLAKE2s context reports a blake2simd kernel ({n} B)",
                 f"got {legacy!r}")
+        check_named_sizes(c, apps, conf, "no default", path, data)
+        check_blake2x_by_name(c, apps, conf, "no default", path, data)
 
 
 def check_negative_control(c, apps, conf, inputs):
@@ -160,6 +206,8 @@ def check_negative_control(c, apps, conf, inputs):
     c.check(apps.hashlib_new(conf, "blake2b512", path) is None,
             "[base only] hashlib.new('blake2b512') fails: that name goes through OpenSSL EVP")
     c.check(apps.legacy(conf, path) == {}, "[base only] legacy_app fails")
+    c.check(apps.hashlib_new(conf, "blake2b256", path) is None,
+            "[base only] hashlib.new('blake2b256') fails")
 
 
 def composites(apps, conf, path):
@@ -201,6 +249,7 @@ def check_preferred_next_to_default(c, apps, conf, label, baseline, inputs):
             f"[{label}] legacy EVP_blake2b512() context is served by blake2simd", f"got {legacy!r}")
     c.equal(legacy.get("fetch_provider"), "blake2simd",
             f"[{label}] implicit BLAKE2B-512 fetch (as HMAC/HKDF/PBKDF2 make) picks blake2simd")
+    check_named_sizes(c, apps, conf, label, path, data)
     ours = composites(apps, conf, path)
     python = python_composites(data)
     for name, value in ours.items():

@@ -58,6 +58,12 @@ std::vector<uint8_t> blake2sp_oracle(const Blake2bVector& vector) {
                              vector.message.size());
 }
 
+// A digest whose name fixes its size (RFC 7693 section 4): BLAKE2 with that digest length.
+struct NamedSize {
+    size_t size;
+    std::vector<const char*> names;  // canonical name first, then aliases and the OID
+};
+
 // One algorithm pair (digest and MAC) and its vector files.
 struct Algorithm {
     const char* family;  // "BLAKE2b": the messages' name for it
@@ -72,34 +78,43 @@ struct Algorithm {
     size_t min_extended;
     bool takes_params;  // size/salt/custom (the tree modes take none)
     std::vector<uint8_t> (*oracle)(const Blake2bVector&);
+    std::vector<NamedSize> named_sizes;  // checked on the extended vectors of their size
 };
 
-const Algorithm kBlake2b{"BLAKE2b",
-                         "BLAKE2B-512",
-                         "BLAKE2BMAC",
-                         {"BLAKE2B-512", "BLAKE2b512", "1.3.6.1.4.1.1722.12.2.1.16", "blake2b-512"},
-                         {"BLAKE2BMAC", "1.3.6.1.4.1.1722.12.2.1", "blake2bmac"},
-                         "blake2b",
-                         "blake2b-kat.json",
-                         "blake2b-extended.json",
-                         128,
-                         300,
-                         true,
-                         &blake2b_oracle};
+const Algorithm kBlake2b{
+    "BLAKE2b",
+    "BLAKE2B-512",
+    "BLAKE2BMAC",
+    {"BLAKE2B-512", "BLAKE2b512", "1.3.6.1.4.1.1722.12.2.1.16", "blake2b-512"},
+    {"BLAKE2BMAC", "1.3.6.1.4.1.1722.12.2.1", "blake2bmac"},
+    "blake2b",
+    "blake2b-kat.json",
+    "blake2b-extended.json",
+    128,
+    300,
+    true,
+    &blake2b_oracle,
+    {{20, {"BLAKE2B-160", "BLAKE2b160", "1.3.6.1.4.1.1722.12.2.1.5", "blake2b-160"}},
+     {32, {"BLAKE2B-256", "BLAKE2b256", "1.3.6.1.4.1.1722.12.2.1.8", "blake2b-256"}},
+     {48, {"BLAKE2B-384", "BLAKE2b384", "1.3.6.1.4.1.1722.12.2.1.12", "blake2b-384"}}}};
 // Served by a BLAKE2s kernel; a request naming a kernel without a BLAKE2s form falls back to
 // the automatic choice, so only the BLAKE2b kernel is held to the request.
-const Algorithm kBlake2s{"BLAKE2s",
-                         "BLAKE2S-256",
-                         "BLAKE2SMAC",
-                         {"BLAKE2S-256", "BLAKE2s256", "1.3.6.1.4.1.1722.12.2.2.8", "blake2s-256"},
-                         {"BLAKE2SMAC", "1.3.6.1.4.1.1722.12.2.2", "blake2smac"},
-                         "blake2s",
-                         "blake2s-kat.json",
-                         "blake2s-extended.json",
-                         64,
-                         250,
-                         true,
-                         &blake2s_oracle};
+const Algorithm kBlake2s{
+    "BLAKE2s",
+    "BLAKE2S-256",
+    "BLAKE2SMAC",
+    {"BLAKE2S-256", "BLAKE2s256", "1.3.6.1.4.1.1722.12.2.2.8", "blake2s-256"},
+    {"BLAKE2SMAC", "1.3.6.1.4.1.1722.12.2.2", "blake2smac"},
+    "blake2s",
+    "blake2s-kat.json",
+    "blake2s-extended.json",
+    64,
+    250,
+    true,
+    &blake2s_oracle,
+    {{16, {"BLAKE2S-128", "BLAKE2s128", "1.3.6.1.4.1.1722.12.2.2.4", "blake2s-128"}},
+     {20, {"BLAKE2S-160", "BLAKE2s160", "1.3.6.1.4.1.1722.12.2.2.5", "blake2s-160"}},
+     {28, {"BLAKE2S-224", "BLAKE2s224", "1.3.6.1.4.1.1722.12.2.2.7", "blake2s-224"}}}};
 const Algorithm kBlake2sp{"BLAKE2sp",
                           "BLAKE2SP-256",
                           "BLAKE2SPMAC",
@@ -111,7 +126,8 @@ const Algorithm kBlake2sp{"BLAKE2sp",
                           64,
                           150,
                           false,
-                          &blake2sp_oracle};
+                          &blake2sp_oracle,
+                          {}};
 
 constexpr size_t kQuickOfficialPerKind = 64;
 constexpr size_t kQuickMaxExtendedLength = 8193;
@@ -361,6 +377,88 @@ void run_aliases(Report& report, const b2test::ProviderSession& session, const A
     }
 }
 
+// A size param other than the named size fails init and set_params with the reason saying so;
+// the failed set_params leaves the context computing the named size.
+void check_size_refused(Report& report, EVP_MD_CTX* ctx, const EVP_MD* md, const NamedSize& named,
+                        size_t max_size) {
+    const std::vector<uint8_t> message = b2test::pattern_mod251(77);
+    const auto plain = b2test::run_digest(ctx, md, nullptr, message);
+    for (const size_t bad : {named.size - 1, named.size + 1, size_t{1}, max_size, size_t{0}}) {
+        const std::string what = std::string(named.names.front()) + " size " + std::to_string(bad);
+        Blake2bParams params;
+        params.set_size(bad);
+        const OSSL_PARAM* built = params.build(Blake2bParams::Face::digest);
+        B2_CHECK(report, EVP_DigestInit_ex2(ctx, md, built) == 0, what + ": init refused");
+        std::string reason = b2test::last_reason();
+        B2_CHECK(report, reason.find("name fixes its size") != std::string::npos,
+                 what + ": init's reason \"" + reason + "\"");
+        B2_REQUIRE(EVP_DigestInit_ex2(ctx, md, nullptr) == 1, what + ": plain init");
+        B2_CHECK(report, EVP_MD_CTX_set_params(ctx, built) == 0, what + ": set_params refused");
+        reason = b2test::last_reason();
+        B2_CHECK(report, reason.find("name fixes its size") != std::string::npos,
+                 what + ": set_params's reason \"" + reason + "\"");
+        std::vector<uint8_t> out(EVP_MAX_MD_SIZE);
+        unsigned int length = 0;
+        B2_CHECK(report,
+                 EVP_DigestUpdate(ctx, message.data(), message.size()) == 1 &&
+                     EVP_DigestFinal_ex(ctx, out.data(), &length) == 1 && length == named.size &&
+                     plain && std::equal(plain->begin(), plain->end(), out.begin()),
+                 what + ": after the refusal the context still computes " +
+                     std::to_string(named.size) + " bytes");
+    }
+}
+
+// Each named size: every name reaches us, EVP_MD_get_size is the size, and every unkeyed
+// extended vector of that size (salt and custom included) comes out with no size param and with
+// the size param repeating the named size; any other size is refused.
+void run_named_sizes(Report& report, const b2test::ProviderSession& session, const Options& options,
+                     const Algorithm& algorithm) {
+    const auto vectors = b2test::load_extended(b2test::vectors_path(algorithm.extended_file));
+    b2test::MdCtxPtr ctx(EVP_MD_CTX_new());
+    B2_REQUIRE(ctx != nullptr, "ctx allocation");
+    const std::vector<uint8_t> message = b2test::pattern_mod251(300);
+    for (const NamedSize& named : algorithm.named_sizes) {
+        const char* canonical = named.names.front();
+        const auto md = fetch_digest_checked(report, session, canonical, b2test::kOurPropq);
+        B2_REQUIRE(md != nullptr, std::string("fetching ") + canonical);
+        B2_CHECK(report, EVP_MD_get_size(md.get()) == static_cast<int>(named.size),
+                 std::string(canonical) + ": EVP_MD_get_size " +
+                     std::to_string(EVP_MD_get_size(md.get())));
+        const auto reference = b2test::run_digest(ctx.get(), md.get(), nullptr, message);
+        for (const char* name : named.names) {
+            for (const char* propq : {b2test::kOurPropq, static_cast<const char*>(nullptr)}) {
+                const auto alias = fetch_digest_checked(report, session, name, propq);
+                B2_CHECK(report,
+                         alias && b2test::run_digest(ctx.get(), alias.get(), nullptr, message) ==
+                                      reference,
+                         std::string("digest via ") + name);
+            }
+        }
+        // The family's longest size (block / 2) is fine for BLAKE2B-512 but not here.
+        check_size_refused(report, ctx.get(), md.get(), named, algorithm.block_bytes / 2);
+        size_t checked = 0;
+        for (size_t index = 0; index < vectors.size(); ++index) {
+            const Blake2bVector& vector = vectors[index];
+            if (!vector.key.empty() || vector.size != named.size ||
+                (options.quick && vector.message.size() > kQuickMaxExtendedLength)) {
+                continue;
+            }
+            Blake2bParams params;
+            params.set_salt(vector.salt);
+            params.set_custom(vector.custom);
+            const auto got = b2test::run_digest(
+                ctx.get(), md.get(), params.build(Blake2bParams::Face::digest), vector.message);
+            B2_CHECK(report, got == vector.expected, describe(vector, canonical, got));
+            check_digest_vector(report, ctx.get(), md.get(), vector, index, true,
+                                algorithm.block_bytes);
+            ++checked;
+        }
+        B2_CHECK(report, checked >= 12,
+                 std::string(canonical) + ": only " + std::to_string(checked) + " vectors");
+        std::printf("%s: %zu extended vectors of its size\n", canonical, checked);
+    }
+}
+
 // False if the test must be skipped (the BLAKE2b kernel asked for does not serve).
 bool run_algorithm(Report& report, const b2test::ProviderSession& session, const Options& options,
                    const Algorithm& algorithm, bool bound_to_request) {
@@ -374,6 +472,7 @@ bool run_algorithm(Report& report, const b2test::ProviderSession& session, const
     run_aliases(report, session, algorithm, md.get(), mac.get());
     run_official(report, options, algorithm, md.get(), mac.get());
     run_extended(report, options, algorithm, md.get(), mac.get());
+    run_named_sizes(report, session, options, algorithm);
     return true;
 }
 

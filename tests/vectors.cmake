@@ -28,6 +28,35 @@ foreach(b2_hash blake2s blake2sp)
                        PROPERTIES LABELS "vectors;${b2_hash}" SKIP_RETURN_CODE 77 TIMEOUT 60)
 endforeach()
 
+# BLAKE2Xb/BLAKE2Xs (vectors/gen_blake2x.py: hashlib H0, pure-Python output blocks): the committed
+# files are fresh, and all 1024 official entries are reproduced (skips where ../shared is absent).
+set(b2_gen_blake2x ${Python3_EXECUTABLE} ${B2_VECTORS_DIR}/gen_blake2x.py)
+add_test(NAME vectors.blake2x_up_to_date COMMAND ${b2_gen_blake2x} --check)
+add_test(NAME vectors.blake2x_official_json
+         COMMAND ${b2_gen_blake2x} --verify-official ${PROJECT_SOURCE_DIR}/../shared/vectors/official)
+set_tests_properties(vectors.blake2x_up_to_date vectors.blake2x_official_json
+                     PROPERTIES LABELS "vectors;blake2x" SKIP_RETURN_CODE 77 TIMEOUT 60)
+# BLAKE2XB/BLAKE2XS and their MACs through EVP: the official entries and gen_blake2x.py's cases.
+set(b2_blake2x_cases ${CMAKE_CURRENT_BINARY_DIR}/blake2x-cases.json)
+add_test(NAME vectors.blake2x_cases_generate
+         COMMAND ${b2_gen_blake2x} --cases ${b2_blake2x_cases})
+set_tests_properties(vectors.blake2x_cases_generate PROPERTIES
+                     LABELS "vectors;blake2x" FIXTURES_SETUP b2_blake2x_cases TIMEOUT 120)
+b2_add_evp_test(NAME evp.blake2x TARGET test_blake2x
+                SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_blake2x.cpp ARGS ${b2_blake2x_cases}
+                LABELS vectors provider blake2x FIXTURES_REQUIRED b2_blake2x_cases)
+# The same on each kernel this build has (BLAKE2Xs falls back to auto where a kernel has no
+# BLAKE2s form).
+get_property(b2_built_kernels GLOBAL PROPERTY B2_KERNELS)
+foreach(b2_kernel IN LISTS b2_built_kernels)
+  b2_add_evp_test(NAME evp.blake2x_${b2_kernel} TARGET test_blake2x ARGS ${b2_blake2x_cases}
+                  ENVIRONMENT BLAKE2SIMD_KERNEL=${b2_kernel} B2_SKIP_UNLESS_KERNEL=${b2_kernel}
+                  LABELS vectors provider blake2x FIXTURES_REQUIRED b2_blake2x_cases)
+endforeach()
+# Squeeze through the module's dispatch table (EVP_DigestSqueeze exists only from 3.3).
+b2_add_direct_test(blake2x.squeeze test_xof_squeeze)
+set_tests_properties(blake2x.squeeze PROPERTIES LABELS "provider;blake2x")
+
 # --- EVP known answers (BLAKE2b, BLAKE2s, BLAKE2sp) and differential tests against our provider
 b2_add_evp_test(NAME evp.kat TARGET test_kat SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_kat.cpp
                 LABELS vectors provider blake2s blake2sp)

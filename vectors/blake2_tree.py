@@ -41,6 +41,7 @@ class Blake2:
     iv: tuple
     node_offset_bytes: int  # node_offset plus xof_length in the parameter block
     hashlib_new: object
+    named_sizes: tuple  # the shorter digest lengths RFC 7693 section 4 names (BLAKE2B-256, ...)
 
     @property
     def word_bytes(self) -> int:
@@ -68,11 +69,11 @@ class Blake2:
 BLAKE2B = Blake2("blake2b", 64, 12, (32, 24, 16, 63),
                  (0x6A09E667F3BCC908, 0xBB67AE8584CAA73B, 0x3C6EF372FE94F82B, 0xA54FF53A5F1D36F1,
                   0x510E527FADE682D1, 0x9B05688C2B3E6C1F, 0x1F83D9ABFB41BD6B, 0x5BE0CD19137E2179),
-                 8, hashlib.blake2b)
+                 8, hashlib.blake2b, (20, 32, 48))
 BLAKE2S = Blake2("blake2s", 32, 10, (16, 12, 8, 7),
                  (0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A,
                   0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19),
-                 6, hashlib.blake2s)
+                 6, hashlib.blake2s, (16, 20, 28))
 
 
 # ---------------------------------------------------------------- pure-Python BLAKE2 (RFC 7693)
@@ -120,13 +121,19 @@ def _compress(variant: Blake2, h: list, block: bytes, counter: int, last_block: 
 
 def parameter_block(variant: Blake2, digest_size: int, key_length: int, fanout: int = 1,
                     depth: int = 1, leaf_length: int = 0, node_offset: int = 0,
-                    node_depth: int = 0, inner_length: int = 0) -> bytes:
-    """The 64-byte (BLAKE2b) or 32-byte (BLAKE2s) parameter block, salt and personalization zero."""
+                    node_depth: int = 0, inner_length: int = 0, salt: bytes = b"",
+                    person: bytes = b"") -> bytes:
+    """The 64-byte (BLAKE2b) or 32-byte (BLAKE2s) parameter block, every field of RFC 7693
+    section 2.8 / the BLAKE2 paper section 2.8. node_offset includes BLAKE2X's xof_length (its
+    upper 32 bits for BLAKE2b, upper 16 for BLAKE2s); short salt and person are zero-padded."""
     head = (bytes((digest_size, key_length, fanout, depth)) + leaf_length.to_bytes(4, "little")
             + node_offset.to_bytes(variant.node_offset_bytes, "little")
             + bytes((node_depth, inner_length)))
+    width = variant.salt_bytes
+    assert len(salt) <= width and len(person) <= width, "salt/person too long"
     # BLAKE2b has 14 reserved bytes before salt and personalization; BLAKE2s none.
-    return head.ljust(variant.out - 2 * variant.salt_bytes, b"\0") + bytes(2 * variant.salt_bytes)
+    return (head.ljust(variant.out - 2 * width, b"\0") + salt.ljust(width, b"\0")
+            + person.ljust(width, b"\0"))
 
 
 def pure_hash(variant: Blake2, message: bytes, params: bytes, key: bytes = b"",

@@ -87,10 +87,12 @@ def single_boundary_lengths(block: int) -> list:
     return sorted(n for n in lengths if n <= 1048576)
 
 
-def single_extended_entries(digest, out: int, salt_bytes: int, block: int) -> list:
+def single_extended_entries(digest, out: int, salt_bytes: int, block: int,
+                            named_sizes: tuple = ()) -> list:
     """The extended cases of a single-node BLAKE2 (BLAKE2b: out 64, salt 16, block 128; BLAKE2s:
     32, 8, 64): every digest size and key length, salt and personalization of every length,
-    message lengths 0..1 MiB around block boundaries."""
+    message lengths 0..1 MiB around block boundaries; last, the digest sizes that have names
+    of their own (BLAKE2B-256, ...) around block boundaries, plain and with salt and custom."""
     def entry(name, length, key=b"", salt=b"", custom=b"", size=out):
         return extended_entry(name, length, digest, key, salt, custom, size)
 
@@ -134,6 +136,11 @@ def single_extended_entries(digest, out: int, salt_bytes: int, block: int) -> li
     # All-zero and all-ones full-width fields: the parameter block must carry them verbatim.
     entries.append(entry(f"salt{salt_bytes}-zero-len3", 3, salt=bytes(salt_bytes)))
     entries.append(entry(f"custom{salt_bytes}-ff-len3", 3, custom=b"\xff" * salt_bytes))
+    for size in named_sizes:
+        for length in (0, 1, block - 1, block, block + 1, 3 * block + 5):
+            entries.append(entry(f"named-size{size}-len{length}", length, size=size))
+            entries.append(entry(f"named-size{size}-salt-custom-len{length}", length,
+                                 salt=salt_full, custom=custom_full, size=size))
     return entries
 
 
@@ -217,7 +224,7 @@ def write_files(files: dict, directory: Path) -> int:
     return 0
 
 
-def _parser(description: str) -> argparse.ArgumentParser:
+def argument_parser(description: str) -> argparse.ArgumentParser:
     """The options every generator has: --check and --dir."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--check", action="store_true",
@@ -278,7 +285,8 @@ class SingleNode(_Generator):
 
     def extended_entries(self) -> list:
         variant = self.variant
-        return single_extended_entries(self.digest, variant.out, variant.salt_bytes, variant.block)
+        return single_extended_entries(self.digest, variant.out, variant.salt_bytes, variant.block,
+                                       variant.named_sizes)
 
     def random_entries(self, count: int, seed: int, max_length: int) -> list:
         variant = self.variant
@@ -287,7 +295,7 @@ class SingleNode(_Generator):
 
     def main(self) -> int:
         """Command line: write, --check, or --random N."""
-        parser = _parser(self.description)
+        parser = argument_parser(self.description)
         parser.add_argument("--random", type=int, metavar="N",
                             help="write N random parameterised cases to --output instead")
         parser.add_argument("--seed", type=int,
@@ -346,7 +354,7 @@ class TreeMode(_Generator):
     def main(self, verify_official=None) -> int:
         """Command line: write, --check, --hash FILE..., and --verify-official DIR where the
         generator has verify_official(dir) -> exit code."""
-        parser = _parser(self.description)
+        parser = argument_parser(self.description)
         if verify_official is not None:
             parser.add_argument("--verify-official", type=Path, metavar="DIR")
         parser.add_argument("--hash", type=Path, nargs="+", metavar="FILE",
