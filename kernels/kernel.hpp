@@ -20,20 +20,14 @@ using CompressFn = void (*)(Blake2bState* state, const uint8_t* blocks, size_t b
 // One per row of the registry (registry.hpp), which gives each its name and CPU need.
 enum class KernelId : uint8_t { ref, x64, ssse3, avx, avx2, avx512 };
 
-// A built kernel as the single-lane dispatch sees it (registry::built_kernels()).
-struct KernelInfo {
-    KernelId id;
-    const char* name;  // the spelling users write in `kernel =` and BLAKE2SIMD_KERNEL
-    CompressFn compress;
-};
-
 namespace kernels {
 // Portable C++; the fallback on every CPU and the oracle the other kernels are tested against.
 void compress_ref(Blake2bState* state, const uint8_t* blocks, size_t block_count,
                   uint64_t counter_increment) noexcept;
 
 #if defined(__x86_64__) || defined(_M_X64)
-// Each is built with its own ISA flags and may run only where dispatch::is_runnable says so.
+// Each is built with its own ISA flags and may run only where the selection (forms.hpp) found it
+// usable.
 void compress_ssse3(Blake2bState* state, const uint8_t* blocks, size_t block_count,
                     uint64_t counter_increment) noexcept;
 void compress_avx(Blake2bState* state, const uint8_t* blocks, size_t block_count,

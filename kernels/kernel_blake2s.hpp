@@ -24,25 +24,13 @@ using Blake2sCompress8Fn = void (*)(Blake2sState* states, const uint8_t* const* 
                                     size_t block_count, size_t block_stride,
                                     uint32_t counter_increment) noexcept;
 
-// A built BLAKE2s kernel as the single-lane BLAKE2s dispatch sees it.
-struct Blake2sKernelInfo {
-    KernelId id;
-    const char* name;  // the registry row's name
-    Blake2sCompressFn compress;
-};
-
-struct Lanes8Kernel {
-    const char* name;  // the registry row's name of the instruction set it uses
-    Blake2sCompress8Fn compress8;
-};
-
 namespace kernels {
 // Portable C++; the fallback on every CPU and the BLAKE2s kernel the others are tested against.
 void blake2s_compress_ref(Blake2sState* state, const uint8_t* blocks, size_t block_count,
                           uint32_t counter_increment) noexcept;
 
 #if defined(__x86_64__) || defined(_M_X64)
-// Each is built with its registry row's ISA flags and runs only where dispatch allows it.
+// Each is built with its registry row's ISA flags and runs only where the selection allows it.
 void blake2s_compress_x64(Blake2sState* state, const uint8_t* blocks, size_t block_count,
                           uint32_t counter_increment) noexcept;
 void blake2s_compress_ssse3(Blake2sState* state, const uint8_t* blocks, size_t block_count,

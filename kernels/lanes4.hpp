@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Restricted header (see blake2b_state.hpp): declarations only, so the ISA-flagged 4-lane
-// kernels can include it. Choosing among them is dispatch.hpp's business.
+// kernels can include it. Choosing among them is forms.hpp's business.
 #pragma once
 
 #include "kernel.hpp"
@@ -19,11 +19,6 @@ inline constexpr size_t kLanes = 4;
 // message belongs to leaf j % 4.
 using Compress4Fn = void (*)(Blake2bState* states, const uint8_t* const* blocks, size_t block_count,
                              size_t block_stride, uint64_t counter_increment) noexcept;
-
-struct Lanes4Kernel {
-    const char* name;  // the registry row name of the instruction set it uses
-    Compress4Fn compress4;
-};
 
 namespace kernels {
 // One 64-bit word of each lane per YMM lane. Built with -mavx2, resp. -mavx512f -mavx512vl.

@@ -13,8 +13,9 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
-#include "dispatch.hpp"
+#include "forms.hpp"
 #include "kernels_check.hpp"
 #include "registry.hpp"
 #include "support/reference_compress.hpp"
@@ -25,6 +26,7 @@ using blake2simd::Blake2bState;
 using blake2simd::kBlockBytes;
 using blake2simd::kLanes;
 namespace dispatch = blake2simd::dispatch;
+using blake2simd::registry::row_of;
 
 constexpr size_t kMaxSteps = 5;
 constexpr size_t kAreaBytes = kMaxSteps * kLanes * kBlockBytes;
@@ -92,8 +94,8 @@ struct Areas {
 
 // --- single lane
 
-void check_single_lane(b2kernels_test::Checks& checks, const blake2simd::KernelInfo& kernel,
-                       const Areas& areas) {
+void check_single_lane(b2kernels_test::Checks& checks,
+                       const blake2simd::Blake2bKernels::Kernel& kernel, const Areas& areas) {
     int cases = 0;
     for (const bool at_end : {true, false}) {
         for (const size_t blocks : {size_t{1}, size_t{2}, size_t{3}, size_t{kMaxSteps * kLanes}}) {
@@ -167,9 +169,9 @@ void reference4(Blake2bState* states, const uint8_t* const* blocks, size_t block
     }
 }
 
-void run4(b2kernels_test::Checks& checks, const dispatch::Lanes4Candidate& candidate,
-          const char* name, const Areas& areas, bool states_at_end, const uint8_t* const* blocks,
-          size_t steps, size_t stride, const char* layout) {
+void run4(b2kernels_test::Checks& checks, const dispatch::Candidate& candidate, const char* name,
+          const Areas& areas, bool states_at_end, const uint8_t* const* blocks, size_t steps,
+          size_t stride, const char* layout) {
     auto* states = reinterpret_cast<Blake2bState*>(
         states_at_end ? areas.states.at_end(kLanes * sizeof(Blake2bState))
                       : areas.states.at_start());
@@ -177,14 +179,14 @@ void run4(b2kernels_test::Checks& checks, const dispatch::Lanes4Candidate& candi
     initial_states(expected, kLanes);
     std::memcpy(states, expected, sizeof expected);
     reference4(expected, blocks, steps, stride, kBlockBytes);
-    candidate.compress4(states, blocks, steps, stride, kBlockBytes);
+    candidate.entry.blake2b_lanes(states, blocks, steps, stride, kBlockBytes);
     const std::string what = std::string(name) +
                              (candidate.lane_by_lane ? " lane by lane " : " native 4-lane ") +
                              layout + ", " + std::to_string(steps) + " steps";
     checks.check(std::memcmp(states, expected, sizeof expected) == 0, what.c_str());
 }
 
-void check_four_lanes(b2kernels_test::Checks& checks, const dispatch::Lanes4Candidate& candidate,
+void check_four_lanes(b2kernels_test::Checks& checks, const dispatch::Candidate& candidate,
                       const char* name, const Areas& areas) {
     int cases = 0;
     for (const bool at_end : {true, false}) {
@@ -253,6 +255,21 @@ bool guard_catches_an_over_read(const Areas& areas) {
            WEXITSTATUS(status) == kFaulted;
 }
 
+// The indices of a single-lane form's usable candidates; the others are named.
+std::vector<size_t> usable_candidates(dispatch::Form form) {
+    std::vector<size_t> usable;
+    for (size_t i = 0; i < dispatch::candidates(form).size(); ++i) {
+        if (dispatch::facts(form)[i].usable) {
+            usable.push_back(i);
+        } else {
+            std::printf("  %-7s %s: not runnable here\n",
+                        row_of(dispatch::candidates(form)[i].id).name,
+                        dispatch::kForms[dispatch::index_of(form)].title);
+        }
+    }
+    return usable;
+}
+
 }  // namespace
 
 int main() {
@@ -264,34 +281,20 @@ int main() {
     }
     checks.check(guard_catches_an_over_read(areas),
                  "negative control: a kernel reading one byte past its block gets SIGSEGV");
-    for (const blake2simd::KernelInfo& kernel : dispatch::compiled_kernels()) {
-        if (dispatch::is_runnable(kernel)) {
-            check_single_lane(checks, kernel, areas);
-        } else {
-            std::printf("  %-7s not runnable here\n", kernel.name);
-        }
+    using dispatch::Form;
+    for (const size_t i : usable_candidates(Form::blake2b)) {
+        const dispatch::Candidate& c = dispatch::candidates(Form::blake2b)[i];
+        check_single_lane(checks, {row_of(c.id).name, c.entry.blake2b}, areas);
     }
-    const auto& features = blake2simd::cpu::detected_features();
-    for (const blake2simd::registry::KernelRow& row : blake2simd::registry::kKernelRows) {
-        if (!row.built || !row.blake2s.has_single || row.blake2s.compress == nullptr) {
-            continue;
-        }
-        if (blake2simd::registry::meets(row.need, features)) {
-            check_blake2s_single_lane(checks, row.name, row.blake2s.compress, areas);
-        } else {
-            std::printf("  %-7s BLAKE2s: not runnable here\n", row.name);
-        }
+    for (const size_t i : usable_candidates(Form::blake2s)) {
+        const dispatch::Candidate& c = dispatch::candidates(Form::blake2s)[i];
+        check_blake2s_single_lane(checks, row_of(c.id).name, c.entry.blake2s, areas);
     }
-    const auto candidates = dispatch::lanes4_candidates();
-    const auto measurements = dispatch::lanes4_measurements();
+    const auto candidates = dispatch::candidates(Form::blake2bp);
+    const auto measurements = dispatch::facts(Form::blake2bp);
     for (size_t i = 0; i < candidates.size(); ++i) {
-        const dispatch::Lanes4Candidate& candidate = candidates[i];
-        const char* name = "?";
-        for (const blake2simd::KernelInfo& kernel : dispatch::compiled_kernels()) {
-            if (kernel.id == candidate.id) {
-                name = kernel.name;
-            }
-        }
+        const dispatch::Candidate& candidate = candidates[i];
+        const char* name = row_of(candidate.id).name;
         if (!measurements[i].usable) {
             std::printf("  %-7s %-13s: not usable here\n", name,
                         candidate.lane_by_lane ? "lane by lane" : "native 4-lane");
