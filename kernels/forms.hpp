@@ -25,9 +25,10 @@ enum class Form : uint8_t { blake2b, blake2bp, blake2s, blake2sp };
 struct FormRow {
     Form form;  // its index in kForms
     Member member;
-    size_t lanes;       // 1, or the leaves of the member's tree mode
-    const char* label;  // its name in buildinfo
-    const char* title;  // its name in a refusal ("has no BLAKE2s form")
+    size_t lanes;        // 1, or the leaves of the member's tree mode
+    const char* label;   // its name in buildinfo
+    const char* title;   // its name in a refusal ("has no BLAKE2s form")
+    const char* native;  // a native candidate's form in a description
     // Calibration: blocks into each lane per timed call, at most that many rounds, within that
     // many microseconds of the first use's budget.
     size_t calibration_units;
@@ -36,11 +37,11 @@ struct FormRow {
 };
 
 inline constexpr FormRow kForms[] = {
-    {Form::blake2b, Member::blake2b, 1, "kernel", "BLAKE2b", 24, 7, 700},
-    {Form::blake2bp, Member::blake2b, Blake2bKernels::kLanes, "blake2bp", "BLAKE2bp", 24, 5, 500},
-    {Form::blake2s, Member::blake2s, 1, "blake2s", "BLAKE2s", 32, 7, 400},
+    {Form::blake2b, Member::blake2b, 1, "kernel", "BLAKE2b", "native", 24, 7, 700},
+    {Form::blake2bp, Member::blake2b, 4, "blake2bp", "BLAKE2bp", "native 4-lane", 24, 5, 500},
+    {Form::blake2s, Member::blake2s, 1, "blake2s", "BLAKE2s", "native", 32, 7, 400},
     // Fewer units: the reference lane by lane (always a candidate) is slow.
-    {Form::blake2sp, Member::blake2s, Blake2sKernels::kLanes, "blake2sp", "BLAKE2sp", 16, 5, 400},
+    {Form::blake2sp, Member::blake2s, 8, "blake2sp", "BLAKE2sp", "native 8-lane", 16, 5, 400},
 };
 inline constexpr size_t kFormCount = sizeof kForms / sizeof kForms[0];
 
@@ -51,14 +52,22 @@ constexpr size_t index_of(Form form) noexcept {
 // The first use of the provider calibrates every form; together they stay within 2 ms.
 inline constexpr double kFirstUseBudgetMicroseconds = 2000;
 
-constexpr bool budgets_fit() noexcept {
+// Each row at its Form's index; the calibration budgets' sum checked against the first use's.
+constexpr bool forms_are_sound() noexcept {
     double sum = 0;
-    for (const FormRow& row : kForms) {
-        sum += row.budget_microseconds;
+    for (size_t f = 0; f < kFormCount; ++f) {
+        sum += kForms[f].budget_microseconds;
+        const size_t tree_lanes =
+            kForms[f].member == Member::blake2b ? Blake2bKernels::kLanes : Blake2sKernels::kLanes;
+        if (index_of(kForms[f].form) != f ||
+            (kForms[f].lanes != 1 && kForms[f].lanes != tree_lanes)) {
+            return false;
+        }
     }
     return sum <= kFirstUseBudgetMicroseconds;
 }
-static_assert(budgets_fit(), "the forms' calibration budgets exceed the first use's budget");
+static_assert(forms_are_sound(),
+              "kForms: a row out of place, lanes not the tree mode's, or budgets over");
 
 // One way to serve a form: a row's own entry point for it, or its single-lane one lane by lane.
 struct Candidate {

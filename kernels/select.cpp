@@ -21,51 +21,44 @@ namespace {
 template <size_t form>
 using FormFamily = FamilyOf<kForms[form].member>;
 
-constexpr bool forms_in_order() noexcept {
-    for (size_t f = 0; f < kFormCount; ++f) {
-        // A multi-lane form's lane-by-lane candidates depend on its member's single-lane facts.
-        const bool single_before = f > 0 && kForms[f - 1].member == kForms[f].member;
-        if (static_cast<size_t>(kForms[f].form) != f || (kForms[f].lanes > 1 && !single_before)) {
-            return false;
-        }
+// A multi-lane form's lane-by-lane candidates take their facts from its member's single form.
+constexpr size_t single_form_of(Member member) noexcept {
+    size_t f = 0;
+    while (f < kFormCount && (kForms[f].member != member || kForms[f].lanes != 1)) {
+        ++f;
     }
-    return true;
+    return f;
 }
-static_assert(forms_in_order(), "kForms: indexed by Form, each multi-lane form after its single");
 
 // --- the candidates, from the registry's rows
 
+template <class Fn>
+constexpr Entry entry_of(Fn Entry::*field, Fn compress) noexcept {
+    Entry entry{};
+    entry.*field = compress;
+    return entry;
+}
+
+// Built rows with the member's single form (`lanes` false) or native multi-lane form.
 template <class Family>
-constexpr size_t single_count() noexcept {
+constexpr size_t row_count(bool lanes) noexcept {
     size_t count = 0;
     for (const registry::KernelRow& row : registry::kKernelRows) {
-        count += row.built && row.entries<Family>().has_single ? 1 : 0;
+        const auto& entries = row.entries<Family>();
+        count += row.built && (lanes ? entries.has_lanes : entries.has_single) ? 1 : 0;
     }
     return count;
-}
-
-template <class Family>
-constexpr Entry single_entry(typename Family::Compress compress) noexcept {
-    Entry entry{};
-    entry.*Family::kSingleEntry = compress;
-    return entry;
-}
-
-template <class Family>
-constexpr Entry lanes_entry(typename Family::CompressLanes compress) noexcept {
-    Entry entry{};
-    entry.*Family::kLanesEntry = compress;
-    return entry;
 }
 
 // The member's single-lane kernels, the reference first: the single-lane form's candidates.
 template <class Family>
 constexpr auto make_singles() noexcept {
-    std::array<Candidate, single_count<Family>()> singles{};
+    std::array<Candidate, row_count<Family>(false)> singles{};
     size_t next = 0;
     for (const registry::KernelRow& row : registry::kKernelRows) {
         if (row.built && row.entries<Family>().has_single) {
-            singles[next++] = {row.id, false, single_entry<Family>(row.entries<Family>().single)};
+            singles[next++] = {row.id, false,
+                               entry_of(Family::kSingleEntry, row.entries<Family>().single)};
         }
     }
     return singles;
@@ -74,34 +67,25 @@ constexpr auto make_singles() noexcept {
 template <class Family>
 inline constexpr auto kSingles = make_singles<Family>();
 
-template <size_t form>
-constexpr size_t candidate_count() noexcept {
-    size_t natives = 0;
-    for (const registry::KernelRow& row : registry::kKernelRows) {
-        natives += row.built && row.entries<FormFamily<form>>().has_lanes ? 1 : 0;
-    }
-    return kSingles<FormFamily<form>>.size() + (kForms[form].lanes > 1 ? natives : 0);
-}
-
 // A multi-lane form: every single-lane kernel lane by lane, then the native forms.
 template <size_t form, size_t... single>
 constexpr auto make_candidates(std::index_sequence<single...>) noexcept {
     using Family = FormFamily<form>;
     constexpr size_t kLanes = kForms[form].lanes;
-    std::array<Candidate, candidate_count<form>()> all{};
     if constexpr (kLanes == 1) {
         return kSingles<Family>;
     } else {
-        size_t next = 0;
-        ((all[next++] =
-              {kSingles<Family>[single].id, true,
-               lanes_entry<Family>(
-                   &compress_by_lane<Family, kSingles<Family>[single].entry.*Family::kSingleEntry,
-                                     kLanes>)}),
-         ...);
+        std::array<Candidate, sizeof...(single) + row_count<Family>(true)> all{
+            {{kSingles<Family>[single].id, true,
+              entry_of(
+                  Family::kLanesEntry,
+                  &compress_by_lane<Family, kSingles<Family>[single].entry.*Family::kSingleEntry,
+                                    kLanes>)}...}};
+        size_t next = sizeof...(single);
         for (const registry::KernelRow& row : registry::kKernelRows) {
             if (row.built && row.entries<Family>().has_lanes) {
-                all[next++] = {row.id, false, lanes_entry<Family>(row.entries<Family>().lanes)};
+                all[next++] = {row.id, false,
+                               entry_of(Family::kLanesEntry, row.entries<Family>().lanes)};
             }
         }
         return all;
@@ -111,12 +95,6 @@ constexpr auto make_candidates(std::index_sequence<single...>) noexcept {
 template <size_t form>
 inline constexpr auto kCandidates =
     make_candidates<form>(std::make_index_sequence<kSingles<FormFamily<form>>.size()>{});
-
-template <size_t... form>
-constexpr auto candidate_spans(std::index_sequence<form...>) noexcept {
-    return std::array<std::span<const Candidate>, kFormCount>{kCandidates<form>...};
-}
-constexpr auto kCandidateSpans = candidate_spans(std::make_index_sequence<kFormCount>{});
 
 constexpr size_t kMaxCandidates = 2 * registry::kKnownKernelCount;
 
@@ -136,6 +114,12 @@ constinit std::atomic<bool> s_calibration_ran{false};
 
 const FormFacts& form_facts(size_t form) noexcept;
 
+template <size_t... form>
+constexpr auto candidate_spans(std::index_sequence<form...>) noexcept {
+    return std::array<std::span<const Candidate>, kFormCount>{kCandidates<form>...};
+}
+constexpr auto kCandidateSpans = candidate_spans(std::make_index_sequence<kFormCount>{});
+
 // Whether row `id`'s kernel of the single-lane form `single` is usable.
 bool single_lane_usable(size_t single, KernelId id) noexcept {
     const std::span<const Candidate> singles = kCandidateSpans[single];
@@ -154,26 +138,15 @@ FormFacts check_candidates() noexcept {
     const cpu::CpuFeatures& features = cpu::detected_features();
     for (size_t i = 0; i < kCandidates<form>.size(); ++i) {
         const Candidate& candidate = kCandidates<form>[i];
-        // The single-lane form of the member comes just before (forms_in_order()).
-        const bool runnable = candidate.lane_by_lane ? single_lane_usable(form - 1, candidate.id)
-                                                     : cpu_can_run(candidate.id, features);
+        const bool runnable =
+            candidate.lane_by_lane
+                ? single_lane_usable(single_form_of(kForms[form].member), candidate.id)
+                : cpu_can_run(candidate.id, features);
         // Short-circuit: a kernel the CPU lacks is never called, not even by the self-test.
         facts.measurements[i].usable =
             runnable && passes_self_test(kForms[form].form, candidate.entry);
     }
     return facts;
-}
-
-using FormFactsFn = const FormFacts& (*)() noexcept;
-
-template <size_t... form>
-constexpr std::array<FormFactsFn, kFormCount> facts_getters(std::index_sequence<form...>) noexcept {
-    return {&ComputedOnce<FormFacts, &check_candidates<form>>::get...};
-}
-
-const FormFacts& form_facts(size_t form) noexcept {
-    static constexpr auto kGetters = facts_getters(std::make_index_sequence<kFormCount>{});
-    return kGetters[form]();
 }
 
 constexpr size_t kMessageBytes = 16 * 1024;
@@ -207,13 +180,21 @@ double time_one_call(const Entry& entry, const uint8_t* message) noexcept {
     return stop - start;
 }
 
-using TimeOneCallFn = double (*)(const Entry&, const uint8_t*) noexcept;
+// What is typed by form, instantiated once per row of kForms.
+struct FormSteps {
+    const FormFacts& (*facts)() noexcept;
+    double (*time_one_call)(const Entry&, const uint8_t*) noexcept;
+};
 
 template <size_t... form>
-constexpr std::array<TimeOneCallFn, kFormCount> timers(std::index_sequence<form...>) noexcept {
-    return {&time_one_call<form>...};
+constexpr std::array<FormSteps, kFormCount> form_steps(std::index_sequence<form...>) noexcept {
+    return {{{&ComputedOnce<FormFacts, &check_candidates<form>>::get, &time_one_call<form>}...}};
 }
-constexpr auto kTimers = timers(std::make_index_sequence<kFormCount>{});
+constexpr auto kSteps = form_steps(std::make_index_sequence<kFormCount>{});
+
+const FormFacts& form_facts(size_t form) noexcept {
+    return kSteps[form].facts();
+}
 
 // Best of rounds per candidate, within the form's budget; returns the microseconds spent.
 double calibrate_form(size_t f, const Measurement* checked, const uint8_t* message,
@@ -224,7 +205,7 @@ double calibrate_form(size_t f, const Measurement* checked, const uint8_t* messa
     time_best_of_rounds(
         candidates.size(), kForms[f].calibration_rounds, kForms[f].budget_microseconds,
         [checked](size_t i) { return checked[i].usable; },
-        [&](size_t i) { return kTimers[f](candidates[i].entry, message); }, best);
+        [&](size_t i) { return kSteps[f].time_one_call(candidates[i].entry, message); }, best);
     for (size_t i = 0; i < candidates.size(); ++i) {
         out[i] = {checked[i].usable, best[i] / static_cast<double>(kForms[f].calibration_units)};
     }
@@ -266,17 +247,10 @@ bool names_match(std::string_view request, std::string_view name) noexcept {
 }
 
 bool looks_like_kernel_name(std::string_view request) noexcept {
-    if (request.empty() || request.size() >= sizeof KernelRequest{}.shown) {
-        return false;
-    }
-    for (const char c : request) {
-        const bool allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                             (c >= '0' && c <= '9') || c == '_' || c == '-';
-        if (!allowed) {
-            return false;
-        }
-    }
-    return true;
+    constexpr std::string_view kAllowed =
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-";
+    return !request.empty() && request.size() < sizeof KernelRequest{}.shown &&
+           request.find_first_not_of(kAllowed) == std::string_view::npos;
 }
 
 // --- the choice
@@ -300,6 +274,9 @@ struct View {
         return ns > 0 ? static_cast<double>(form.lanes * block) * 1000.0 / ns : 0.0;
     }
     const char* name(size_t i) const noexcept { return registry::row_of(candidates[i].id).name; }
+    const char* form_of(size_t i) const noexcept {
+        return candidates[i].lane_by_lane ? "lane by lane" : form.native;
+    }
 
     // The fastest usable candidate that `keep` keeps (strictly faster only: on a tie the earlier
     // one stays), or kNone; `count` gets how many were usable.
@@ -347,14 +324,6 @@ __attribute__((format(printf, 4, 5))) Serving describe_serving(const View& view,
     return serving;
 }
 
-const char* form_of(const View& view, size_t i, char* native, size_t size) noexcept {
-    if (view.candidates[i].lane_by_lane) {
-        return "lane by lane";
-    }
-    std::snprintf(native, size, "native %zu-lane", view.form.lanes);
-    return native;
-}
-
 // Why the automatic choice serves: the request's refusal, in the one place that words it.
 void write_lead(const View& view, const KernelRequest& request, char* out, size_t size) noexcept {
     if (request.kind == KernelRequest::Kind::automatic) {
@@ -391,17 +360,14 @@ Serving choose_automatic(const View& view, const char* lead) noexcept {
     size_t rivals = 0;
     const size_t rival =
         view.fastest([by_lane](const Candidate& c) { return c.lane_by_lane != by_lane; }, &rivals);
-    char native[24];
     char rival_text[96] = "";
     if (rival != kNone) {
-        std::snprintf(rival_text, sizeof rival_text, "; best %s: %s %.0f MB/s",
-                      form_of(view, rival, native, sizeof native), view.name(rival),
-                      view.mb_per_second(rival));
+        std::snprintf(rival_text, sizeof rival_text, "; best %s: %s %.0f MB/s", view.form_of(rival),
+                      view.name(rival), view.mb_per_second(rival));
     }
-    return describe_serving(view, chosen, true,
-                            "%s: fastest of %zu %zu-lane candidates, %s, %.0f MB/s%s)", lead, count,
-                            view.form.lanes, form_of(view, chosen, native, sizeof native),
-                            view.mb_per_second(chosen), rival_text);
+    return describe_serving(
+        view, chosen, true, "%s: fastest of %zu %zu-lane candidates, %s, %.0f MB/s%s)", lead, count,
+        view.form.lanes, view.form_of(chosen), view.mb_per_second(chosen), rival_text);
 }
 
 }  // namespace
@@ -450,10 +416,9 @@ Serving choose(Form form, const KernelRequest& request, const cpu::CpuFeatures& 
     const size_t named =
         request.kind == KernelRequest::Kind::named ? view.of_row(request.id) : kNone;
     if (named != kNone) {
-        char native[24];
         return view.form.lanes == 1 ? describe_serving(view, named, false, "requested)")
                                     : describe_serving(view, named, false, "as the kernel, %s)",
-                                                       form_of(view, named, native, sizeof native));
+                                                       view.form_of(named));
     }
     char lead[128];
     write_lead(view, request, lead, sizeof lead);
