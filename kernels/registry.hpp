@@ -8,7 +8,7 @@
 #include <array>
 #include <cstddef>
 
-#include "compress_x64.hpp"
+#include "compress_blake2_x64.hpp"
 #include "cpu_features.hpp"
 #include "kernel_families.hpp"
 

@@ -48,8 +48,8 @@ build_archive() {
     shift
     mkdir -p "$dir"
     # The member name the check must recognise as an ISA object.
-    "$cxx" -std=c++20 -O2 -mavx2 "$@" -c "$work/kernel.cpp" -o "$dir/compress_avx2_lanes4.cpp.o"
-    "$ar_tool" qc "$dir/libplanted.a" "$dir/compress_avx2_lanes4.cpp.o"
+    "$cxx" -std=c++20 -O2 -mavx2 "$@" -c "$work/kernel.cpp" -o "$dir/compress_blake2b4_avx2.cpp.o"
+    "$ar_tool" qc "$dir/libplanted.a" "$dir/compress_blake2b4_avx2.cpp.o"
     echo "$dir/libplanted.a"
 }
 

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <initializer_list>
 
-#include "compress_x64.hpp"
+#include "compress_blake2_x64.hpp"
 #include "kernel.hpp"
 #include "kernels_check.hpp"
 

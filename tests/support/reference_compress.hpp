@@ -1,7 +1,7 @@
 // The test oracles for every compression kernel: rfc7693.hpp's BLAKE2b and BLAKE2s compressions,
 // as plainly as RFC 7693 section 3.2 states them, behind the kernels' CompressFn and
 // Blake2sCompressFn contracts. The shipped `ref` kernels are tuned for speed
-// (kernels/compress_ref.cpp, compress_blake2s_ref.cpp); these stay simple and independent of
+// (kernels/compress_blake2_ref.cpp); these stay simple and independent of
 // them (own IV, sigma and parameter block).
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
