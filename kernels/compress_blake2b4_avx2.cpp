@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <immintrin.h>
 
-#include "lanes4.hpp"
+#include "kernel.hpp"
 
 namespace blake2simd::kernels {
 namespace {

@@ -3,7 +3,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <immintrin.h>
 
-#include "kernel_blake2s.hpp"
+#include "kernel.hpp"
 
 namespace blake2simd::kernels {
 namespace {

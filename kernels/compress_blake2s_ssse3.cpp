@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <tmmintrin.h>
 
-#include "kernel_blake2s.hpp"
+#include "kernel.hpp"
 
 namespace blake2simd::kernels {
 namespace {

@@ -70,7 +70,7 @@ class Variant:
 
 VARIANTS = [
     Variant("blake2simd_compress_x64", 8, 12, (32, 24, 16, 63), IV, "blake2b"),
-    # kernels::blake2s_compress_x64 of kernel_blake2s.hpp, which declares it without an asm
+    # kernels::blake2s_compress_x64 of kernel.hpp, which declares it without an asm
     # label: its (LP64) mangled name.
     Variant("_ZN10blake2simd7kernels20blake2s_compress_x64EPNS_12Blake2sStateEPKhmj", 4, 10,
             (16, 12, 8, 7), BLAKE2S_IV, "blake2s"),

@@ -11,8 +11,6 @@
 #include <type_traits>
 
 #include "kernel.hpp"
-#include "kernel_blake2s.hpp"
-#include "lanes4.hpp"
 
 namespace blake2simd {
 
@@ -33,45 +31,38 @@ struct Entry {
     Blake2sCompress8Fn blake2s_lanes = nullptr;
 };
 
-struct Blake2bKernels {
-    static constexpr Member kMember = Member::blake2b;
-    using State = Blake2bState;
-    using Word = uint64_t;
-    using Compress = CompressFn;
-    using CompressLanes = Compress4Fn;
-    using Kernel = NamedKernel<CompressFn>;
-    using LanesKernel = NamedKernel<Compress4Fn>;
-    static constexpr size_t kBlockBytes = blake2simd::kBlockBytes;
-    static constexpr size_t kMaxDigestBytes = blake2simd::kMaxDigestBytes;
-    static constexpr size_t kLanes = blake2simd::kLanes;
-    static constexpr const Word* kIV = blake2simd::kIV;
-    static constexpr Compress Entry::*kSingleEntry = &Entry::blake2b;
-    static constexpr CompressLanes Entry::*kLanesEntry = &Entry::blake2b_lanes;
+// One member's traits: its state and word, its compression contracts (single state and its tree
+// mode's lanes), the kernel types contexts hold, its sizes and IV, and its Entry fields.
+template <Member member, class StateType, class Single, class Lanes, size_t block_bytes,
+          size_t max_digest_bytes, size_t lanes, const auto* iv, Single Entry::*single_field,
+          Lanes Entry::*lanes_field>
+struct MemberKernels {
+    static constexpr Member kMember = member;
+    using State = StateType;
+    using Word = std::remove_cvref_t<decltype(State{}.h[0])>;
+    using Compress = Single;
+    using CompressLanes = Lanes;
+    using Kernel = NamedKernel<Single>;
+    using LanesKernel = NamedKernel<Lanes>;
+    static constexpr size_t kBlockBytes = block_bytes;
+    static constexpr size_t kMaxDigestBytes = max_digest_bytes;
+    static constexpr size_t kLanes = lanes;
+    static constexpr const Word* kIV = iv;
+    static constexpr Single Entry::*kSingleEntry = single_field;
+    static constexpr Lanes Entry::*kLanesEntry = lanes_field;
 
-    static constexpr CompressLanes lanes_entry(const LanesKernel& kernel) noexcept {
+    static constexpr Lanes lanes_entry(const LanesKernel& kernel) noexcept {
         return kernel.compress;
     }
 };
 
-struct Blake2sKernels {
-    static constexpr Member kMember = Member::blake2s;
-    using State = Blake2sState;
-    using Word = uint32_t;
-    using Compress = Blake2sCompressFn;
-    using CompressLanes = Blake2sCompress8Fn;
-    using Kernel = NamedKernel<Blake2sCompressFn>;
-    using LanesKernel = NamedKernel<Blake2sCompress8Fn>;
-    static constexpr size_t kBlockBytes = kBlake2sBlockBytes;
-    static constexpr size_t kMaxDigestBytes = kBlake2sMaxDigestBytes;
-    static constexpr size_t kLanes = kBlake2spLanes;
-    static constexpr const Word* kIV = kBlake2sIV;
-    static constexpr Compress Entry::*kSingleEntry = &Entry::blake2s;
-    static constexpr CompressLanes Entry::*kLanesEntry = &Entry::blake2s_lanes;
-
-    static constexpr CompressLanes lanes_entry(const LanesKernel& kernel) noexcept {
-        return kernel.compress;
-    }
-};
+using Blake2bKernels =
+    MemberKernels<Member::blake2b, Blake2bState, CompressFn, Compress4Fn, kBlockBytes,
+                  kMaxDigestBytes, kLanes, kIV, &Entry::blake2b, &Entry::blake2b_lanes>;
+using Blake2sKernels =
+    MemberKernels<Member::blake2s, Blake2sState, Blake2sCompressFn, Blake2sCompress8Fn,
+                  kBlake2sBlockBytes, kBlake2sMaxDigestBytes, kBlake2spLanes, kBlake2sIV,
+                  &Entry::blake2s, &Entry::blake2s_lanes>;
 
 template <Member member>
 using FamilyOf = std::conditional_t<member == Member::blake2b, Blake2bKernels, Blake2sKernels>;

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "cpu_features.hpp"
-#include "kernel_blake2s.hpp"
+#include "kernel.hpp"
 #include "kernels_check.hpp"
 #include "lanes_by_lane.hpp"
 #include "registry.hpp"

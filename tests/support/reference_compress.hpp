@@ -37,7 +37,7 @@ inline void reference_compress(blake2simd::Blake2bState* state, const uint8_t* b
     state->t[1] = oracle.t[1];
 }
 
-// Same contract as blake2simd::Blake2sCompressFn (kernels/kernel_blake2s.hpp): a 64-bit counter
+// Same contract as blake2simd::Blake2sCompressFn (kernels/kernel.hpp): a 64-bit counter
 // in two 32-bit words, the flags in state->f applied to every block as they are.
 inline void reference_blake2s_compress(blake2simd::Blake2sState* state, const uint8_t* blocks,
                                        size_t block_count, uint32_t counter_increment) noexcept {
