@@ -40,7 +40,7 @@ using Compress4Fn = Compress4Function*;
 using Blake2sCompressFn = Blake2sCompressFunction*;
 using Blake2sCompress8Fn = Blake2sCompress8Function*;
 
-inline constexpr size_t kLanes = 4;
+inline constexpr size_t kBlake2bpLanes = 4;
 inline constexpr size_t kBlake2spLanes = 8;
 
 // One per row of the registry (registry.hpp), which gives each its name and CPU need.

@@ -56,9 +56,9 @@ struct MemberKernels {
     }
 };
 
-using Blake2bKernels =
-    MemberKernels<Member::blake2b, Blake2bState, CompressFn, Compress4Fn, kBlockBytes,
-                  kMaxDigestBytes, kLanes, kIV, &Entry::blake2b, &Entry::blake2b_lanes>;
+using Blake2bKernels = MemberKernels<Member::blake2b, Blake2bState, CompressFn, Compress4Fn,
+                                     kBlake2bBlockBytes, kBlake2bMaxDigestBytes, kBlake2bpLanes,
+                                     kBlake2bIV, &Entry::blake2b, &Entry::blake2b_lanes>;
 using Blake2sKernels =
     MemberKernels<Member::blake2s, Blake2sState, Blake2sCompressFn, Blake2sCompress8Fn,
                   kBlake2sBlockBytes, kBlake2sMaxDigestBytes, kBlake2spLanes, kBlake2sIV,

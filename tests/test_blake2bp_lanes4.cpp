@@ -60,7 +60,7 @@ bool check(bool condition, const std::string& what) {
 
 void reference4(Blake2bState* states, const uint8_t* const* blocks, size_t count, size_t stride,
                 uint64_t increment) {
-    for (size_t lane = 0; lane < kLanes; ++lane) {
+    for (size_t lane = 0; lane < kBlake2bpLanes; ++lane) {
         for (size_t k = 0; k < count; ++k) {
             kernels::compress_ref(&states[lane], blocks[lane] + k * stride, 1, increment);
         }
@@ -75,7 +75,7 @@ void compare_random(const char* name, Compress4Fn compress4, int cases, Random& 
         byte = static_cast<uint8_t>(random.next());
     }
     for (int i = 0; i < cases; ++i) {
-        Blake2bState expected[kLanes + 1];  // one guard state after the four
+        Blake2bState expected[kBlake2bpLanes + 1];  // one guard state after the four
         for (auto& state : expected) {
             for (auto& word : state.h) {
                 word = random.next();
@@ -85,20 +85,20 @@ void compare_random(const char* name, Compress4Fn compress4, int cases, Random& 
             state.f[0] = random.below(2) != 0 ? ~0ULL : 0;
             state.f[1] = random.below(2) != 0 ? ~0ULL : 0;
         }
-        Blake2bState actual[kLanes + 1];
+        Blake2bState actual[kBlake2bpLanes + 1];
         std::memcpy(actual, expected, sizeof actual);
 
         const size_t count = random.below(9);
         const uint64_t increment = random.below(3) == 0 ? random.below(129) : 128;
-        const uint8_t* blocks[kLanes];
+        const uint8_t* blocks[kBlake2bpLanes];
         size_t stride = 0;
         switch (random.below(3)) {
             case 0: {  // BLAKE2bp
                 const uint8_t* base = area.data() + random.below(64);
-                for (size_t lane = 0; lane < kLanes; ++lane) {
-                    blocks[lane] = base + lane * kBlockBytes;
+                for (size_t lane = 0; lane < kBlake2bpLanes; ++lane) {
+                    blocks[lane] = base + lane * kBlake2bBlockBytes;
                 }
-                stride = kLanes * kBlockBytes;
+                stride = kBlake2bpLanes * kBlake2bBlockBytes;
                 break;
             }
             case 1:  // one shared block
@@ -106,8 +106,8 @@ void compare_random(const char* name, Compress4Fn compress4, int cases, Random& 
                 stride = 0;
                 break;
             default:
-                stride = kBlockBytes + random.below(1024);
-                for (size_t lane = 0; lane < kLanes; ++lane) {
+                stride = kBlake2bBlockBytes + random.below(1024);
+                for (size_t lane = 0; lane < kBlake2bpLanes; ++lane) {
                     blocks[lane] = area.data() + random.below(area.size() - 9 * stride - 128);
                 }
                 break;
@@ -219,7 +219,7 @@ void check_live_measurements(const Options& options, Random& random) {
         std::printf("  %-7s %-13s %-10s", name, form, usable ? "usable" : "not usable");
         if (usable) {
             std::printf(" %8.1f ns/step %7.0f MB/s", measurements[i].nanoseconds_per_unit,
-                        static_cast<double>(kLanes * kBlockBytes) * 1000.0 /
+                        static_cast<double>(kBlake2bpLanes * kBlake2bBlockBytes) * 1000.0 /
                             measurements[i].nanoseconds_per_unit);
         }
         std::printf("\n");

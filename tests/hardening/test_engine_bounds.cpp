@@ -253,7 +253,7 @@ void check_streams_at_guards(b2test::Report& report) {
                     auto* engine = new (engine_area.usable) Blake2bEngine;
                     blake2simd::Blake2bParams params;
                     params.key_length = static_cast<uint8_t>(key_length);
-                    uint8_t padded[blake2simd::kMaxKeyBytes] = {};
+                    uint8_t padded[blake2simd::kBlake2bMaxKeyBytes] = {};
                     std::memcpy(padded, key, key_length);
                     if (keyed) {
                         engine->start_keyed_empty(kernel.compress, params, padded);

@@ -24,8 +24,8 @@ struct Blake2b {
     using Params = blake2simd::Blake2bParams;
     using Kernel = blake2simd::Blake2bKernels::Kernel;
     using Oracle = rfc7693::Options;
-    static constexpr size_t kMaxKey = blake2simd::kMaxKeyBytes;
-    static constexpr size_t kSalt = blake2simd::kSaltBytes;
+    static constexpr size_t kMaxKey = blake2simd::kBlake2bMaxKeyBytes;
+    static constexpr size_t kSalt = blake2simd::kBlake2bSaltBytes;
     static constexpr size_t kBlock = 128;
     static std::vector<const Kernel*> kernels() { return runnable_kernels(); }
     static std::vector<uint8_t> hash(const Oracle& o, const std::vector<uint8_t>& message) {

@@ -27,8 +27,8 @@ inline void reference_compress(blake2simd::Blake2bState* state, const uint8_t* b
     oracle.t[1] = state->t[1];
     for (size_t i = 0; i < block_count; ++i) {
         rfc7693::add_to_counter(oracle, counter_increment);
-        rfc7693::compress_with_flags(oracle, blocks + i * blake2simd::kBlockBytes, state->f[0],
-                                     state->f[1]);
+        rfc7693::compress_with_flags(oracle, blocks + i * blake2simd::kBlake2bBlockBytes,
+                                     state->f[0], state->f[1]);
     }
     for (int i = 0; i < 8; ++i) {
         state->h[i] = oracle.h[i];
