@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "cleanse.hpp"
+#include "digest_bytes.hpp"
 
 namespace blake2simd {
 
@@ -56,12 +57,13 @@ bool XofState<Family>::final_length(uint64_t& length, Reason& failure) const noe
 
 namespace {
 
-// B2(index): H0 hashed unkeyed with fanout 0, depth 0, leaf and inner length the longest
-// digest, node offset `index`, the XOF length, salt and personalization; `size` bytes.
+// B2(index)'s state before its one block: H0 hashed unkeyed with fanout 0, depth 0, leaf and
+// inner length the longest digest, node offset `index`, the XOF length, salt and
+// personalization, `size` bytes; H0 (shorter than a block) is the last block, of no last node.
 template <class Family>
-void output_block(typename Family::Compress compress, const XofRoot<Family>& root, uint64_t index,
-                  uint8_t size, uint8_t* block, Blake2Engine<Family>& engine) noexcept {
-    constexpr size_t kOut = Family::kMaxDigestBytes;
+void start_output_block(const XofRoot<Family>& root, uint64_t index, uint8_t size,
+                        typename Family::State& state) noexcept {
+    constexpr uint8_t kOut = Family::kMaxDigestBytes;
     Blake2Params<Family> params =
         xof_root_params<Family>(0, root.xof_length, root.salt, root.personal);
     params.digest_length = size;
@@ -70,33 +72,74 @@ void output_block(typename Family::Compress compress, const XofRoot<Family>& roo
     params.leaf_length = kOut;
     params.node_offset |= index;
     params.inner_length = kOut;
-    engine.start(compress, params);
-    engine.update(root.h0, kOut);
-    engine.finish(block);
+    initial_chaining_value(params, state.h);
+    state.t[0] = state.t[1] = 0;
+    state.f[0] = ~typename Family::Word{0};
+    state.f[1] = 0;
 }
+
+// The stream's output blocks are independent: `lanes` of them (one, or the lanes form's count)
+// from one call, written at kOut-byte steps into `group`; returns the bytes they hold.
+template <class Family>
+struct OutputMaker {
+    static constexpr size_t kOut = Family::kMaxDigestBytes;
+    static constexpr size_t kLanes = Family::kLanes;
+    using State = typename Family::State;
+
+    typename Family::Compress compress;
+    typename Family::CompressLanes compress_lanes;  // nullptr: one block at a time
+    const XofRoot<Family>* root;
+    uint64_t total;                         // root.total_output()
+    uint8_t h0_block[Family::kBlockBytes];  // H0 zero-padded: every output block's message
+    State states[kLanes];
+    uint8_t group[kLanes * kOut];
+
+    size_t make(uint64_t first, size_t lanes) noexcept {
+        size_t bytes = 0;
+        for (size_t lane = 0; lane < lanes; ++lane) {
+            const uint64_t left = total - (first + lane) * kOut;
+            const auto size = static_cast<uint8_t>(std::min<uint64_t>(kOut, left));
+            start_output_block(*root, first + lane, size, states[lane]);
+            bytes += size;
+        }
+        if (lanes == kLanes) {
+            const uint8_t* blocks[kLanes];
+            std::fill(blocks, blocks + kLanes, h0_block);
+            compress_lanes(states, blocks, 1, 0, kOut);
+        } else {
+            compress(&states[0], h0_block, 1, kOut);
+        }
+        for (size_t lane = 0; lane < lanes; ++lane) {
+            write_digest(states[lane], group + lane * kOut, kOut);
+        }
+        return bytes;
+    }
+};
 
 }  // namespace
 
+// Whole groups of the lanes form while the request spans one, then single blocks. Only the
+// stream's last block is short, so a group's bytes are contiguous in `group`.
 template <class Family>
-void write_xof_output(typename Family::Compress compress, const XofRoot<Family>& root,
+void write_xof_output(typename Family::Compress compress,
+                      typename Family::CompressLanes compress_lanes, const XofRoot<Family>& root,
                       uint64_t position, uint8_t* out, size_t length) noexcept {
-    constexpr size_t kOut = Family::kMaxDigestBytes;
-    const uint64_t total = root.total_output();
-    uint8_t block[kOut];
-    Blake2Engine<Family> engine;  // holds H0 in its buffer: cleansed below
+    using Maker = OutputMaker<Family>;
+    Maker maker{compress, compress_lanes, &root, root.total_output(), {}, {}, {}};
+    std::memcpy(maker.h0_block, root.h0, Maker::kOut);
     while (length > 0) {
-        const uint64_t index = position / kOut;
-        const size_t skip = static_cast<size_t>(position % kOut);
-        const auto size = static_cast<uint8_t>(std::min<uint64_t>(kOut, total - index * kOut));
-        output_block(compress, root, index, size, block, engine);
-        const size_t take = std::min(length, size_t{size} - skip);
-        std::memcpy(out, block + skip, take);
+        const uint64_t index = position / Maker::kOut;
+        const size_t skip = static_cast<size_t>(position % Maker::kOut);
+        const bool spans_group =
+            compress_lanes != nullptr && (skip + length) / Maker::kOut >= Maker::kLanes;
+        const size_t bytes = maker.make(index, spans_group ? Maker::kLanes : 1);
+        const size_t take = std::min(length, bytes - skip);
+        std::memcpy(out, maker.group + skip, take);
         out += take;
         length -= take;
         position += take;
     }
-    cleanse(&engine, sizeof engine);
-    cleanse(block, sizeof block);
+    cleanse(&maker, sizeof maker);  // H0 and output bytes
 }
 
 template struct XofState<Blake2bFamily>;
@@ -107,9 +150,11 @@ template Blake2Params<Blake2bFamily> xof_root_params<Blake2bFamily>(uint8_t, uin
 template Blake2Params<Blake2sFamily> xof_root_params<Blake2sFamily>(uint8_t, uint64_t,
                                                                     const uint8_t*,
                                                                     const uint8_t*) noexcept;
-template void write_xof_output<Blake2bFamily>(CompressFn, const XofRoot<Blake2bFamily>&, uint64_t,
-                                              uint8_t*, size_t) noexcept;
-template void write_xof_output<Blake2sFamily>(Blake2sCompressFn, const XofRoot<Blake2sFamily>&,
-                                              uint64_t, uint8_t*, size_t) noexcept;
+template void write_xof_output<Blake2bFamily>(CompressFn, Compress4Fn,
+                                              const XofRoot<Blake2bFamily>&, uint64_t, uint8_t*,
+                                              size_t) noexcept;
+template void write_xof_output<Blake2sFamily>(Blake2sCompressFn, Blake2sCompress8Fn,
+                                              const XofRoot<Blake2sFamily>&, uint64_t, uint8_t*,
+                                              size_t) noexcept;
 
 }  // namespace blake2simd

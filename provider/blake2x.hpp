@@ -80,10 +80,13 @@ Blake2Params<Family> xof_root_params(uint8_t key_length, uint64_t xof_length, co
                                      const uint8_t* personal) noexcept;
 
 // Writes bytes [position, position + length) of the output stream B2(0) || B2(1) || ... of
-// `root`, with the single-lane `compress`; position + length <= root.total_output(). The only
-// place output blocks are made (so a lane form can take it over whole).
+// `root`; position + length <= root.total_output(). The only place output blocks are made: the
+// blocks are independent, so `compress_lanes` (the tree mode's lanes form: 4 for BLAKE2Xb, 8 for
+// BLAKE2Xs) makes them a group at a time while the request spans a group, and the single-lane
+// `compress` makes the rest; a null `compress_lanes` leaves every block to `compress`.
 template <class Family>
-void write_xof_output(typename Family::Compress compress, const XofRoot<Family>& root,
+void write_xof_output(typename Family::Compress compress,
+                      typename Family::CompressLanes compress_lanes, const XofRoot<Family>& root,
                       uint64_t position, uint8_t* out, size_t length) noexcept;
 
 }  // namespace blake2simd

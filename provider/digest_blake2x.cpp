@@ -34,6 +34,7 @@ template <class Family>
 struct XofDigestContext {
     ProviderContext* provider;
     const typename Family::Kernel* kernel;
+    typename Family::LanesKernel lanes;  // the output blocks, a group at a time
     XofSettings<Family> settings;
     Phase phase;
     XofState<Family> xof;

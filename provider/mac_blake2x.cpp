@@ -38,6 +38,7 @@ template <class Family>
 struct XofMacContext {
     ProviderContext* provider;
     const typename Family::Kernel* kernel;
+    typename Family::LanesKernel lanes;  // the output blocks, a group at a time
     XofMacSettings<Family> settings;
     MacKey<Family> key;
     Phase phase;

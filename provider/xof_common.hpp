@@ -33,8 +33,9 @@ bool parse_xof_length(const OSSL_PARAM* p, uint64_t& length, Reason& failure) no
     return true;
 }
 
-// `Context` has provider, kernel, phase, engine and xof (an XofState). `finish_root(h0)` ends the
-// message into H0 (the MAC first restores its key block).
+// `Context` has provider, kernel, lanes (the output blocks' lanes form), phase, engine and xof
+// (an XofState). `finish_root(h0)` ends the message into H0 (the MAC first restores its key
+// block).
 
 // Input after squeezing started would change H0 under output already given out.
 template <class Context>
@@ -69,7 +70,7 @@ int xof_finalize(Context* ctx, unsigned char* out, size_t* outl, size_t outsize,
     }
     if (length > 0) {
         finish_root(ctx->xof.root.h0);
-        write_xof_output(ctx->kernel->compress, ctx->xof.root, 0, out, *outl);
+        write_xof_output(ctx->kernel->compress, ctx->lanes.compress, ctx->xof.root, 0, out, *outl);
     }
     ctx->phase = Phase::finished;
     return 1;
@@ -92,7 +93,8 @@ int xof_squeeze(Context* ctx, unsigned char* out, size_t* outl, size_t outsize,
         finish_root(xof.root.h0);
         xof.squeezing = true;
     }
-    write_xof_output(ctx->kernel->compress, xof.root, xof.position, out, outsize);
+    write_xof_output(ctx->kernel->compress, ctx->lanes.compress, xof.root, xof.position, out,
+                     outsize);
     xof.position += outsize;
     *outl = outsize;
     return 1;
