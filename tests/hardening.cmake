@@ -7,7 +7,8 @@ set(b2_hardening_dir ${CMAKE_CURRENT_LIST_DIR}/hardening)
 # The streaming engine compiled into a test, with the kernel library, for engine-level tests
 # and the fuzzers (the module exports nothing but OSSL_provider_init).
 add_library(b2_engine_for_tests STATIC ${PROJECT_SOURCE_DIR}/provider/blake2_engine.cpp
-                                       ${PROJECT_SOURCE_DIR}/provider/tree_engine.cpp)
+                                       ${PROJECT_SOURCE_DIR}/provider/tree_engine.cpp
+                                       ${PROJECT_SOURCE_DIR}/provider/blake2x.cpp)
 target_include_directories(b2_engine_for_tests PUBLIC ${PROJECT_SOURCE_DIR}/provider
                                                       ${b2_hardening_dir} ${B2_TEST_SUPPORT_DIR})
 target_link_libraries(b2_engine_for_tests PUBLIC blake2simd_kernels OpenSSL::Crypto
@@ -23,6 +24,13 @@ add_executable(test_keyed_start ${b2_hardening_dir}/test_keyed_start.cpp)
 target_link_libraries(test_keyed_start PRIVATE b2_engine_for_tests b2_warnings)
 add_test(NAME hardening.keyed_start COMMAND test_keyed_start)
 set_tests_properties(hardening.keyed_start PROPERTIES LABELS hardening TIMEOUT 120)
+
+# BLAKE2X output blocks on every lanes candidate against the RFC 7693 oracle, and the lanes
+# form taken for every whole group.
+add_executable(test_xof_lanes ${b2_hardening_dir}/test_xof_lanes.cpp)
+target_link_libraries(test_xof_lanes PRIVATE b2_engine_for_tests b2_warnings)
+add_test(NAME hardening.xof_lanes COMMAND test_xof_lanes)
+set_tests_properties(hardening.xof_lanes PROPERTIES LABELS "hardening;blake2x" TIMEOUT 120)
 
 add_executable(test_engine_bounds ${b2_hardening_dir}/test_engine_bounds.cpp)
 target_link_libraries(test_engine_bounds PRIVATE b2_engine_for_tests b2_warnings)
