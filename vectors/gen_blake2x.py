@@ -71,6 +71,12 @@ def extended_cases(xof) -> list:
                                     salt=salt, unknown=True))
     for n in (4095, 4096, 4097, 65533, 65534):
         cases.append(case_entry(xof, f"edge{n}", 7, n))
+    # Many groups of the lanes form (4 x 64, 8 x 32 bytes) and every tail after them.
+    for n in (65535,) if out == 64 else (8191, 8192, 8193):
+        cases.append(case_entry(xof, f"groups{n}", 7, n))
+    for n in (4 * 256 + 1, 4 * 256 + 255, 4097):
+        cases.append(case_entry(xof, f"groups{n}-key", 9, n, key=key))
+        cases.append(case_entry(xof, f"unknown-groups{n}", 9, n, salt=salt, unknown=True))
     cases.append(case_entry(xof, "unknown-len65537", 7, 65537, unknown=True))
     for in_len in (0, 1, block - 1, block, block + 1, 2 * block, 2 * block + 1, 1000):
         cases.append(case_entry(xof, f"in{in_len}", in_len, 2 * out + 3))

@@ -1,9 +1,9 @@
 // BLAKE2XB / BLAKE2XS squeeze (OpenSSL 3.3's OSSL_FUNC_DIGEST_SQUEEZE), called through the
 // module's dispatch table, so every OpenSSL version runs it (EVP_DigestSqueeze needs 3.3+;
 // tests/test_blake2x.cpp uses it where it exists). Squeezed pieces must continue one stream
-// equal to final's output (which evp.blake2x checks against vectors/gen_blake2x.py), a copy made
-// between squeezes must continue it too, and final after squeeze, squeeze after final, and
-// squeezing past a known length must fail.
+// equal to final's output (which evp.blake2x checks against vectors/gen_blake2x.py), also across
+// many groups of the 4- / 8-lane output form; a copy made between squeezes must continue it too,
+// and final after squeeze, squeeze after final, and squeezing past a known length must fail.
 // SPDX-License-Identifier: Apache-2.0
 #include <cstdio>
 #include <vector>
@@ -93,6 +93,28 @@ void check_unknown_length(const Xof& xof, void* provctx, const std::string& name
     xof.fns.freectx(ctx);
 }
 
+// Squeezes that start and end inside the output form's groups (4 x 64 / 8 x 32 bytes) and
+// span several of them continue final's stream.
+void check_long_squeeze(const Xof& xof, void* provctx, const std::string& name) {
+    void* ctx = xof.fns.newctx(provctx);
+    const unsigned char message[] = "groups";
+    check(xof.fns.init(ctx, nullptr) == 1 && xof.fns.update(ctx, message, sizeof message) == 1,
+          name + ": init and update");
+    void* reference = xof.dupctx(ctx);
+    Bytes whole(4000);
+    check(final_xof(xof, reference, whole.data(), whole.size()), name + ": final of 4000");
+    Bytes pieces(whole.size());
+    size_t done = 0;
+    for (const size_t piece : {1, 255, 257, 1023, 2, 1537, 31, 894}) {
+        check(squeeze(xof, ctx, pieces.data() + done, piece), name + ": a squeeze");
+        done += piece;
+    }
+    check(done == whole.size() && pieces == whole,
+          name + ": squeezes of 1, 255, 257, 1023, 2, 1537, 31, 894 are final's 4000 bytes");
+    xof.fns.freectx(reference);
+    xof.fns.freectx(ctx);
+}
+
 // With a length at init, squeezing yields that many bytes and no more.
 void check_known_length(const Xof& xof, void* provctx, const std::string& name) {
     size_t length = 150;
@@ -131,6 +153,7 @@ int main() {
         }
         check_unknown_length(xof, instance.provctx(), name);
         check_known_length(xof, instance.provctx(), name);
+        check_long_squeeze(xof, instance.provctx(), name);
     }
     instance.close();
     std::printf("test_xof_squeeze: %d passed, %d failed\n", g_passed, g_failures);
