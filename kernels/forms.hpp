@@ -36,6 +36,10 @@ struct FormRow {
     double budget_microseconds;
 };
 
+// The lanes forms are not only the tree modes': BLAKE2Xb's (BLAKE2Xs's) output blocks are
+// independent one-block compressions of one H0, made four (eight) at a time on the blake2bp
+// (blake2sp) serving, so `kernel =` governs them too; same contract and self-test, no row of
+// their own (provider/blake2x.cpp).
 inline constexpr FormRow kForms[] = {
     {Form::blake2b, Member::blake2b, 1, "kernel", "BLAKE2b", "native", 24, 7, 700},
     {Form::blake2bp, Member::blake2b, 4, "blake2bp", "BLAKE2bp", "native 4-lane", 24, 5, 500},
