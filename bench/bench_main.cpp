@@ -20,6 +20,7 @@
 #include "known_answers.hpp"
 #include "report.hpp"
 #include "stopwatch.hpp"
+#include "xof_bench.hpp"
 
 namespace blake2simd::bench {
 
@@ -89,6 +90,7 @@ struct Options {
     std::string only;
     std::string blake2bp_kat_path = B2_BENCH_BLAKE2BP_KAT;
     std::string blake2sp_kat_path = B2_BENCH_BLAKE2SP_KAT;
+    bool xof = false;
 };
 
 void print_usage() {
@@ -105,6 +107,8 @@ void print_usage() {
         "  --plot FILE.png   render a chart with plot.py (python3 + matplotlib); the CSV goes to\n"
         "                    --csv FILE, or FILE.png.csv\n"
         "  --module-dir DIR  directory holding blake2simd.so (default %s)\n"
+        "  --xof             the BLAKE2XB/BLAKE2XS rows instead (absorb, squeeze, output blocks\n"
+        "                    with the lanes forms on and off) beside SHAKE128/256, BLAKE2B-512\n"
         "  --only TEXT       time only rows whose label contains TEXT (baselines always run)\n"
         "  --blake2bp-kat FILE  official BLAKE2bp KAT, JSON (default %s)\n"
         "  --blake2sp-kat FILE  official BLAKE2sp KAT, JSON (default %s)\n",
@@ -131,6 +135,8 @@ Options parse_options(int argc, char** argv) {
         } else if (flag == "--interleaved") {
             options.repetitions = 101;
             options.target_ms = 1.0;
+        } else if (flag == "--xof") {
+            options.xof = true;
         } else if (flag == "--csv") {
             options.csv_path = value();
         } else if (flag == "--markdown") {
@@ -587,6 +593,9 @@ std::string report_header(const RunFacts& facts, const Environment& environment,
 }
 
 int run(const Options& options) {
+    if (options.xof) {
+        return run_xof_bench(options.module_dir, options.repetitions, options.target_ms);
+    }
     const std::vector<uint8_t> message = pseudo_random_bytes(kLargestSize, 0x0B1A4E2B);
     const std::vector<uint8_t> key = pseudo_random_bytes(kKeySize, 0x6B6579);
 
