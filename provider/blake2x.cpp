@@ -57,50 +57,58 @@ bool XofState<Family>::final_length(uint64_t& length, Reason& failure) const noe
 
 namespace {
 
-// B2(index)'s state before its one block: H0 hashed unkeyed with fanout 0, depth 0, leaf and
-// inner length the longest digest, node offset `index`, the XOF length, salt and
-// personalization, `size` bytes; H0 (shorter than a block) is the last block, of no last node.
+// B2(0)'s state before its one block: H0 hashed unkeyed with fanout 0, depth 0, leaf and inner
+// length the longest digest, node offset 0, the XOF length, salt and personalization, the
+// longest digest; H0 (shorter than a block) is the last block, of no last node.
 template <class Family>
-void start_output_block(const XofRoot<Family>& root, uint64_t index, uint8_t size,
-                        typename Family::State& state) noexcept {
+typename Family::State first_output_state(const XofRoot<Family>& root) noexcept {
     constexpr uint8_t kOut = Family::kMaxDigestBytes;
     Blake2Params<Family> params =
         xof_root_params<Family>(0, root.xof_length, root.salt, root.personal);
-    params.digest_length = size;
     params.fanout = 0;
     params.depth = 0;
     params.leaf_length = kOut;
-    params.node_offset |= index;
     params.inner_length = kOut;
+    typename Family::State state;
     initial_chaining_value(params, state.h);
     state.t[0] = state.t[1] = 0;
     state.f[0] = ~typename Family::Word{0};
     state.f[1] = 0;
+    return state;
 }
 
-// The stream's output blocks are independent: `lanes` of them (one, or the lanes form's count)
-// from one call, written at kOut-byte steps into `group`; returns the bytes they hold.
+// B2(i) differs from B2(0) in two parameter fields, each xored into its own chaining-value bits
+// (initial_chaining_value): the digest length, byte 0 of word 0; the block index, the node
+// offset's low 32 bits, in BLAKE2b's word 1 and BLAKE2s's word 2 (i < 2^32 in both).
+template <class Family>
+inline constexpr size_t kIndexWord = Family::kMember == Member::blake2b ? 1 : 2;
+
+// Makes `lanes` consecutive output blocks (one, or the lanes form's count) in one kernel call.
 template <class Family>
 struct OutputMaker {
     static constexpr size_t kOut = Family::kMaxDigestBytes;
     static constexpr size_t kLanes = Family::kLanes;
     using State = typename Family::State;
+    using Word = typename Family::Word;
 
     typename Family::Compress compress;
     typename Family::CompressLanes compress_lanes;  // nullptr: one block at a time
-    const XofRoot<Family>* root;
-    uint64_t total;                         // root.total_output()
-    uint8_t h0_block[Family::kBlockBytes];  // H0 zero-padded: every output block's message
+    uint64_t total;                                 // the stream's bytes
+    State first;                                    // B2(0)'s state
+    uint8_t h0_block[Family::kBlockBytes];          // H0 zero-padded: every block's message
     State states[kLanes];
-    uint8_t group[kLanes * kOut];
+    uint8_t group[kLanes * kOut];  // blocks that only partly go out
 
-    size_t make(uint64_t first, size_t lanes) noexcept {
-        size_t bytes = 0;
+    size_t size_of(uint64_t index) const noexcept {
+        return static_cast<size_t>(std::min<uint64_t>(kOut, total - index * kOut));
+    }
+
+    // Writes the blocks at kOut-byte steps to `to`, each its size_of() bytes.
+    void make(uint64_t first_index, size_t lanes, uint8_t* to) noexcept {
         for (size_t lane = 0; lane < lanes; ++lane) {
-            const uint64_t left = total - (first + lane) * kOut;
-            const auto size = static_cast<uint8_t>(std::min<uint64_t>(kOut, left));
-            start_output_block(*root, first + lane, size, states[lane]);
-            bytes += size;
+            states[lane] = first;
+            states[lane].h[0] ^= static_cast<Word>(kOut ^ size_of(first_index + lane));
+            states[lane].h[kIndexWord<Family>] ^= static_cast<Word>(first_index + lane);
         }
         if (lanes == kLanes) {
             const uint8_t* blocks[kLanes];
@@ -110,31 +118,39 @@ struct OutputMaker {
             compress(&states[0], h0_block, 1, kOut);
         }
         for (size_t lane = 0; lane < lanes; ++lane) {
-            write_digest(states[lane], group + lane * kOut, kOut);
+            write_digest(states[lane], to + lane * kOut, size_of(first_index + lane));
         }
-        return bytes;
     }
 };
 
 }  // namespace
 
-// Whole groups of the lanes form while the request spans one, then single blocks. Only the
-// stream's last block is short, so a group's bytes are contiguous in `group`.
+// Whole groups of the lanes form while the request spans one, then single blocks; blocks that
+// go out whole are written in place. Only the stream's last block is short, so the blocks of a
+// call are contiguous.
 template <class Family>
 void write_xof_output(typename Family::Compress compress,
                       typename Family::CompressLanes compress_lanes, const XofRoot<Family>& root,
                       uint64_t position, uint8_t* out, size_t length) noexcept {
     using Maker = OutputMaker<Family>;
-    Maker maker{compress, compress_lanes, &root, root.total_output(), {}, {}, {}};
-    std::memcpy(maker.h0_block, root.h0, Maker::kOut);
+    constexpr size_t kOut = Maker::kOut;
+    Maker maker{compress, compress_lanes, root.total_output(), first_output_state(root), {}, {},
+                {}};
+    std::memcpy(maker.h0_block, root.h0, kOut);
     while (length > 0) {
-        const uint64_t index = position / Maker::kOut;
-        const size_t skip = static_cast<size_t>(position % Maker::kOut);
+        const uint64_t index = position / kOut;
+        const size_t skip = static_cast<size_t>(position % kOut);
         const bool spans_group =
-            compress_lanes != nullptr && (skip + length) / Maker::kOut >= Maker::kLanes;
-        const size_t bytes = maker.make(index, spans_group ? Maker::kLanes : 1);
+            compress_lanes != nullptr && (skip + length) / kOut >= Maker::kLanes;
+        const size_t lanes = spans_group ? Maker::kLanes : 1;
+        const size_t bytes = (lanes - 1) * kOut + maker.size_of(index + lanes - 1);
         const size_t take = std::min(length, bytes - skip);
-        std::memcpy(out, maker.group + skip, take);
+        if (take == bytes) {
+            maker.make(index, lanes, out);
+        } else {
+            maker.make(index, lanes, maker.group);
+            std::memcpy(out, maker.group + skip, take);
+        }
         out += take;
         length -= take;
         position += take;
