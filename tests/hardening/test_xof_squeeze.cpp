@@ -6,6 +6,7 @@
 // and final after squeeze, squeeze after final, and squeezing past a known length must fail.
 // SPDX-License-Identifier: Apache-2.0
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "direct_module.hpp"
@@ -64,14 +65,29 @@ bool squeeze(const Xof& xof, void* ctx, unsigned char* out, size_t length) {
     return xof.squeeze(ctx, out, &written, length) == 1 && written == length;
 }
 
-void check_unknown_length(const Xof& xof, void* provctx, const std::string& name) {
+// A context that absorbed `message` in the unknown-length mode, and a copy of it that wrote the
+// first whole.size() bytes of its output with final.
+struct Started {
+    void* ctx;
+    void* reference;
+};
+
+Started start_unknown(const Xof& xof, void* provctx, const std::string& message,
+                      const std::string& name, Bytes& whole) {
     void* ctx = xof.fns.newctx(provctx);
-    const unsigned char message[] = "squeeze me";
-    check(xof.fns.init(ctx, nullptr) == 1 && xof.fns.update(ctx, message, sizeof message) == 1,
+    const auto* bytes = reinterpret_cast<const unsigned char*>(message.data());
+    check(xof.fns.init(ctx, nullptr) == 1 && xof.fns.update(ctx, bytes, message.size()) == 1,
           name + ": init and update");
     void* reference = xof.dupctx(ctx);
+    check(final_xof(xof, reference, whole.data(), whole.size()),
+          name + ": final of " + std::to_string(whole.size()));
+    return {ctx, reference};
+}
+
+void check_unknown_length(const Xof& xof, void* provctx, const std::string& name) {
+    const unsigned char message[] = "squeeze me";
     Bytes whole(1000);
-    check(final_xof(xof, reference, whole.data(), whole.size()), name + ": final of 1000");
+    const auto [ctx, reference] = start_unknown(xof, provctx, "squeeze me", name, whole);
     Bytes pieces(1000);
     check(squeeze(xof, ctx, pieces.data(), 1) && squeeze(xof, ctx, pieces.data() + 1, 99),
           name + ": squeezes of 1 and 99");
@@ -96,13 +112,8 @@ void check_unknown_length(const Xof& xof, void* provctx, const std::string& name
 // Squeezes that start and end inside the output form's groups (4 x 64 / 8 x 32 bytes) and
 // span several of them continue final's stream.
 void check_long_squeeze(const Xof& xof, void* provctx, const std::string& name) {
-    void* ctx = xof.fns.newctx(provctx);
-    const unsigned char message[] = "groups";
-    check(xof.fns.init(ctx, nullptr) == 1 && xof.fns.update(ctx, message, sizeof message) == 1,
-          name + ": init and update");
-    void* reference = xof.dupctx(ctx);
     Bytes whole(4000);
-    check(final_xof(xof, reference, whole.data(), whole.size()), name + ": final of 4000");
+    const auto [ctx, reference] = start_unknown(xof, provctx, "groups", name, whole);
     Bytes pieces(whole.size());
     size_t done = 0;
     for (const size_t piece : {1, 255, 257, 1023, 2, 1537, 31, 894}) {
