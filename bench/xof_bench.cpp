@@ -44,11 +44,6 @@ struct XofRow {
     uint64_t calls = 1;
 };
 
-struct Loaded {
-    OSSL_LIB_CTX* libctx;
-    std::string kernel;  // requested ("auto": none)
-};
-
 OSSL_LIB_CTX* load(const std::string& module_dir, const char* provider, const char* kernel) {
     OSSL_LIB_CTX* libctx = OSSL_LIB_CTX_new();
     if (libctx == nullptr || (!module_dir.empty() && OSSL_PROVIDER_set_default_search_path(
@@ -243,6 +238,24 @@ bool rows_agree(const std::vector<XofRow>& rows) {
     return agree;
 }
 
+// Issue 21's targets, each a ratio of two rows of this run.
+void print_targets(const std::vector<XofRow>& rows) {
+    std::printf("\n| target (same run, medians) | ratio | target | |\n|---|---:|---:|---|\n");
+    for (const char* kernel : {"auto", "avx2", "avx512"}) {
+        print_target(rows, ("BLAKE2XB absorb / SHAKE256 absorb, " + std::string(kernel)).c_str(),
+                     "BLAKE2XB absorb", kernel, "SHAKE256 absorb", "default", 3.0);
+        print_target(rows, ("BLAKE2XB squeeze / SHAKE256 squeeze, " + std::string(kernel)).c_str(),
+                     "BLAKE2XB squeeze", kernel, "SHAKE256 squeeze", "default", 2.0);
+    }
+    for (const auto& [isa, off_xs] : {std::pair{"avx2", "avx"}, std::pair{"avx512", "avx512"}}) {
+        const std::string on(isa);
+        print_target(rows, ("BLAKE2XS output, " + on + " 8-lane / single lane").c_str(),
+                     "BLAKE2XS blocks, lanes on", on, "BLAKE2XS blocks, lanes off", off_xs, 2.5);
+        print_target(rows, ("BLAKE2XB output, " + on + " 4-lane / single lane").c_str(),
+                     "BLAKE2XB blocks, lanes on", on, "BLAKE2XB blocks, lanes off", on, 1.6);
+    }
+}
+
 }  // namespace
 
 int run_xof_bench(const std::string& module_dir, unsigned repetitions, double target_ms) {
@@ -290,22 +303,7 @@ int run_xof_bench(const std::string& module_dir, unsigned repetitions, double ta
         std::printf("| %s | %s | %.0f |\n", row.label.c_str(), row.kernel.c_str(),
                     median_mbps(row));
     }
-    std::printf("\n| target (same run, medians) | ratio | target | |\n|---|---:|---:|---|\n");
-    for (const char* kernel : {"auto", "avx2", "avx512"}) {
-        print_target(rows.rows,
-                     ("BLAKE2XB absorb / SHAKE256 absorb, " + std::string(kernel)).c_str(),
-                     "BLAKE2XB absorb", kernel, "SHAKE256 absorb", "default", 3.0);
-        print_target(rows.rows,
-                     ("BLAKE2XB squeeze / SHAKE256 squeeze, " + std::string(kernel)).c_str(),
-                     "BLAKE2XB squeeze", kernel, "SHAKE256 squeeze", "default", 2.0);
-    }
-    for (const auto& [isa, off_xs] : {std::pair{"avx2", "avx"}, std::pair{"avx512", "avx512"}}) {
-        const std::string on(isa);
-        print_target(rows.rows, ("BLAKE2XS output, " + on + " 8-lane / single lane").c_str(),
-                     "BLAKE2XS blocks, lanes on", on, "BLAKE2XS blocks, lanes off", off_xs, 2.5);
-        print_target(rows.rows, ("BLAKE2XB output, " + on + " 4-lane / single lane").c_str(),
-                     "BLAKE2XB blocks, lanes on", on, "BLAKE2XB blocks, lanes off", on, 1.6);
-    }
+    print_targets(rows.rows);
     return 0;
 }
 
