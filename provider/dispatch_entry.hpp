@@ -13,9 +13,10 @@
             reinterpret_cast<void (*)(void)>(static_cast<OSSL_FUNC_##slot##_fn*>(&function)) \
     }
 
-// The entry for slot OSSL_FUNC_<ID>, served by `<prefix>_<slot>`. The prefix names the
-// algorithm, so a profile or a backtrace tells blake2bp_digest_update from blake2b_digest_update
-// (the family templates are told apart by their template argument instead).
+// The entry for slot OSSL_FUNC_<ID>, served by `<prefix>_<slot>` (the provider's own table:
+// blake2simd_provider_teardown, ...). The algorithms' callbacks are static members of their
+// family templates instead (B2_DIGEST_FUNCTIONS below), told apart in a profile or a backtrace by
+// the template argument.
 #define B2_DISPATCH(prefix, ID, slot) B2_DISPATCH_TO(ID, slot, prefix##_##slot)
 
 // The dispatch tables of a digest and a MAC whose callbacks are the static members of
