@@ -1,7 +1,7 @@
 // What the digests of both families share: their fixed params and ctx param tables.
 // SPDX-License-Identifier: Apache-2.0
-#include "digest_common.hpp"
 #include "baseline_guard.hpp"
+#include "context.hpp"
 
 #include <openssl/core_names.h>
 #include <openssl/params.h>

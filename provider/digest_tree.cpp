@@ -5,10 +5,7 @@
 
 #include "algorithms.hpp"
 #include "baseline_guard.hpp"
-#include "context_memory.hpp"
-#include "context_phase.hpp"
-#include "digest_common.hpp"
-#include "dispatch_entry.hpp"
+#include "context.hpp"
 #include "errors.hpp"
 #include "params.hpp"
 #include "provider_context.hpp"

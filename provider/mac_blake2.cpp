@@ -8,12 +8,9 @@
 #include "algorithms.hpp"
 #include "baseline_guard.hpp"
 #include "blake2_engine.hpp"
-#include "context_memory.hpp"
-#include "context_phase.hpp"
-#include "dispatch_entry.hpp"
+#include "context.hpp"
 #include "errors.hpp"
 #include "keyed_start.hpp"
-#include "mac_common.hpp"
 #include "params.hpp"
 #include "provider_context.hpp"
 

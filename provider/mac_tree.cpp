@@ -5,11 +5,8 @@
 
 #include "algorithms.hpp"
 #include "baseline_guard.hpp"
-#include "context_memory.hpp"
-#include "context_phase.hpp"
-#include "dispatch_entry.hpp"
+#include "context.hpp"
 #include "errors.hpp"
-#include "mac_common.hpp"
 #include "params.hpp"
 #include "provider_context.hpp"
 #include "tree_engine.hpp"

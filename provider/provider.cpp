@@ -10,7 +10,7 @@
 
 #include "algorithms.hpp"
 #include "baseline_guard.hpp"
-#include "dispatch_entry.hpp"
+#include "context.hpp"
 #include "errors.hpp"
 #include "forms.hpp"
 #include "names.hpp"

@@ -7,7 +7,7 @@
 #include <cstddef>
 
 #include "blake2x.hpp"
-#include "context_phase.hpp"
+#include "context.hpp"
 #include "errors.hpp"
 #include "params.hpp"
 
