@@ -14,10 +14,10 @@
 #include <new>
 #include <type_traits>
 
-#include "blake2_family.hpp"
-#include "cleanse.hpp"
+#include "algorithm_params.hpp"
+#include "blake2_engine.hpp"
+#include "core_memory.hpp"
 #include "errors.hpp"
-#include "params.hpp"
 #include "provider_context.hpp"
 
 namespace blake2simd {

@@ -5,13 +5,13 @@
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 
-#include "algorithms.hpp"
+#include "algorithm_params.hpp"
 #include "baseline_guard.hpp"
 #include "blake2_engine.hpp"
 #include "context.hpp"
 #include "errors.hpp"
+#include "names.hpp"
 #include "ossl_param.hpp"
-#include "params.hpp"
 #include "provider_context.hpp"
 
 namespace blake2simd {

@@ -5,7 +5,7 @@
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 
-#include "algorithms.hpp"
+#include "algorithm_params.hpp"
 #include "baseline_guard.hpp"
 #include "blake2_engine.hpp"
 #include "blake2x.hpp"
@@ -13,9 +13,7 @@
 #include "errors.hpp"
 #include "names.hpp"
 #include "ossl_param.hpp"
-#include "params.hpp"
 #include "provider_context.hpp"
-#include "xof_common.hpp"
 
 namespace blake2simd {
 namespace {

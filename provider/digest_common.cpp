@@ -6,10 +6,10 @@
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 
+#include "algorithm_params.hpp"
 #include "errors.hpp"
 #include "names.hpp"
 #include "ossl_param.hpp"
-#include "params.hpp"
 
 namespace blake2simd {
 

@@ -5,13 +5,13 @@
 
 #include <cstring>
 
-#include "algorithms.hpp"
+#include "algorithm_params.hpp"
 #include "baseline_guard.hpp"
 #include "blake2_engine.hpp"
 #include "context.hpp"
 #include "errors.hpp"
 #include "keyed_start.hpp"
-#include "params.hpp"
+#include "names.hpp"
 #include "provider_context.hpp"
 
 namespace blake2simd {
@@ -46,7 +46,7 @@ struct Mac : MacCallbacks<MacContext<Family>, Family> {
     using Context = MacContext<Family>;
     using Stale = typename KeyedStart<Family>::Stale;
 
-    static Blake2Params<Family> configured_params(const Context* ctx) noexcept {
+    static ParameterBlock<Family> configured_params(const Context* ctx) noexcept {
         return ctx->settings.to_params(ctx->key.length);
     }
 

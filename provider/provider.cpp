@@ -8,14 +8,13 @@
 #include <cstdlib>
 #include <new>
 
-#include "algorithms.hpp"
+#include "algorithm_params.hpp"
 #include "baseline_guard.hpp"
 #include "context.hpp"
 #include "errors.hpp"
 #include "forms.hpp"
 #include "names.hpp"
 #include "ossl_param.hpp"
-#include "params.hpp"
 #include "provider_context.hpp"
 
 #ifndef B2_VERSION

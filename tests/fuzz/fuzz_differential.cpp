@@ -20,7 +20,6 @@
 #include "engine_kernels.hpp"
 #include "fuzz_common.hpp"
 #include "rfc7693.hpp"
-#include "tree_engine.hpp"
 
 namespace {
 
@@ -95,7 +94,7 @@ void feed(const Case& c, Update update) {
 
 template <class Family>
 Bytes engine_digest(const Case& c, typename Family::Compress compress) {
-    blake2simd::Blake2Params<Family> params;
+    blake2simd::ParameterBlock<Family> params;
     params.digest_length = static_cast<uint8_t>(c.out_len);
     params.key_length = static_cast<uint8_t>(c.key_len);
     if (c.has_salt) {

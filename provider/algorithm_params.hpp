@@ -1,5 +1,8 @@
-// Parameter parsing for the digests and MACs of both families, plus the size and key readers the
-// tree modes use.
+// Our algorithms' params: reading what a caller sets (size, salt, custom, key; the tree modes'
+// rules) into Blake2Settings, and writing what a caller gets (write_params, the one writer).
+// Not to be confused with ossl_param.* (reading and writing one OSSL_PARAM of any type, in place
+// of libcrypto's helpers) or with ParameterBlock (blake2_engine.hpp: the BLAKE2 parameter block
+// hashed into the initial chaining value).
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -48,7 +51,7 @@ struct Blake2Settings {
     uint8_t salt[Family::kSaltBytes] = {};
     uint8_t personal[Family::kPersonalBytes] = {};
 
-    Blake2Params<Family> to_params(uint8_t key_length) const noexcept;
+    ParameterBlock<Family> to_params(uint8_t key_length) const noexcept;
 };
 
 using Blake2bSettings = Blake2Settings<Blake2bFamily>;
@@ -124,5 +127,17 @@ bool write_params(const ProviderContext* provider, OSSL_PARAM params[],
 // not 0 (MAC contexts report it; digests report it as a fixed param).
 bool get_common_ctx_params(const ProviderContext* provider, OSSL_PARAM params[], size_t output_size,
                            const char* kernel_name, size_t block_size = 0) noexcept;
+
+// Parameter validation for the tree modes (BLAKE2bp, BLAKE2sp): fixed full-size output, no salt,
+// no personalization.
+
+// Checks every recognised parameter; nothing is applied here, so a failing call changes
+// nothing. "size" is accepted only as the tree's digest size (64 for BLAKE2bp, 32 for
+// BLAKE2sp); "salt" and "custom" are refused outright (the tree modes define neither); "key" is
+// parsed into `key` only under KeyPolicy::accept. Unknown parameters are ignored, as everywhere
+// in OpenSSL.
+template <class Family>
+bool parse_tree_params(const OSSL_PARAM params[], KeyPolicy key_policy, KeyArgument& key,
+                       Reason& failure) noexcept;
 
 }  // namespace blake2simd

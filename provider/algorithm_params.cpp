@@ -1,7 +1,10 @@
-// Parameter parsing for the digests and MACs of both families, plus the size and key readers the
-// tree modes use.
+// Our algorithms' params: reading what a caller sets (size, salt, custom, key; the tree modes'
+// rules) into Blake2Settings, and writing what a caller gets (write_params, the one writer).
+// Not to be confused with ossl_param.* (reading and writing one OSSL_PARAM of any type, in place
+// of libcrypto's helpers) or with ParameterBlock (blake2_engine.hpp: the BLAKE2 parameter block
+// hashed into the initial chaining value).
 // SPDX-License-Identifier: Apache-2.0
-#include "params.hpp"
+#include "algorithm_params.hpp"
 #include "baseline_guard.hpp"
 
 #include <openssl/core_names.h>
@@ -37,8 +40,8 @@ bool parse_padded_field(const OSSL_PARAM* p, uint8_t* field, size_t field_size, 
 }  // namespace
 
 template <class Family>
-Blake2Params<Family> Blake2Settings<Family>::to_params(uint8_t key_length) const noexcept {
-    Blake2Params<Family> params;
+ParameterBlock<Family> Blake2Settings<Family>::to_params(uint8_t key_length) const noexcept {
+    ParameterBlock<Family> params;
     params.digest_length = output_size;
     params.key_length = key_length;
     std::memcpy(params.salt, salt, Family::kSaltBytes);
@@ -191,5 +194,46 @@ bool get_common_ctx_params(const ProviderContext* provider, OSSL_PARAM params[],
          OutputParam::utf8(names::kParamKernel, kernel_name),
          OutputParam::size(block_size != 0 ? OSSL_MAC_PARAM_BLOCK_SIZE : nullptr, block_size)});
 }
+
+}  // namespace blake2simd
+
+// Parameter validation for the tree modes: fixed full-size output, no salt, no personalization.
+namespace blake2simd {
+
+template <class Family>
+bool parse_tree_params(const OSSL_PARAM params[], KeyPolicy key_policy, KeyArgument& key,
+                       Reason& failure) noexcept {
+    using Reasons = ParamReasons<Family>;
+    key = KeyArgument{};
+    if (params == nullptr) {
+        return true;
+    }
+    const OSSL_PARAM* p = nullptr;
+    size_t size = 0;
+    if ((p = param::locate(params, OSSL_MAC_PARAM_SIZE)) != nullptr &&
+        !parse_size_param(p, kTreeDigestBytes<Family>, kTreeDigestBytes<Family>,
+                          Reasons::tree_output_size, size, failure)) {
+        return false;
+    }
+    // Even an empty salt or custom is refused: accepting it would suggest the other lengths work.
+    if (param::locate(params, OSSL_MAC_PARAM_SALT) != nullptr) {
+        failure = Reasons::tree_salt;
+        return false;
+    }
+    if (param::locate(params, OSSL_MAC_PARAM_CUSTOM) != nullptr) {
+        failure = Reasons::tree_custom;
+        return false;
+    }
+    if (key_policy == KeyPolicy::accept &&
+        (p = param::locate(params, OSSL_MAC_PARAM_KEY)) != nullptr) {
+        return parse_key_param<Family>(p, key, failure);
+    }
+    return true;
+}
+
+template bool parse_tree_params<Blake2bFamily>(const OSSL_PARAM[], KeyPolicy, KeyArgument&,
+                                               Reason&) noexcept;
+template bool parse_tree_params<Blake2sFamily>(const OSSL_PARAM[], KeyPolicy, KeyArgument&,
+                                               Reason&) noexcept;
 
 }  // namespace blake2simd
