@@ -6,6 +6,7 @@
 
 #include <openssl/core_dispatch.h>
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 
@@ -115,11 +116,17 @@ bool parse_xof_length(const OSSL_PARAM* p, uint64_t& length, Reason& failure) no
     return true;
 }
 
-// `Context` has provider, kernel, phase, engine and xof (an XofState). `finish_root(h0)` ends the
-// message into H0 (the MAC first restores its key block).
+// An XOF's context (BLAKE2XB/XS and their MACs) also has its output stream, `xof` (an
+// XofState). `finish_root(h0)` ends the message into H0 (the MAC first restores its key block).
+template <class Context>
+concept XofContext = AlgorithmContext<Context> && requires(Context& ctx) {
+    { ctx.xof.squeezing } -> std::convertible_to<bool>;
+    ctx.xof.root;
+    ctx.xof.position;
+};
 
 // Input after squeezing started would change H0 under output already given out.
-template <class Context>
+template <XofContext Context>
 int xof_absorb(Context* ctx, const unsigned char* in, size_t inl) noexcept {
     if (ctx->phase == Phase::absorbing && ctx->xof.squeezing) {
         B2_RAISE(ctx->provider, Reason::update_after_final);
@@ -129,7 +136,7 @@ int xof_absorb(Context* ctx, const unsigned char* in, size_t inl) noexcept {
 }
 
 // A NULL `out` is a size query and leaves the message open.
-template <class Context, class FinishRoot>
+template <XofContext Context, class FinishRoot>
 int xof_finalize(Context* ctx, unsigned char* out, size_t* outl, size_t outsize,
                  FinishRoot finish_root) noexcept {
     if (!require_absorbing(ctx->provider, ctx->phase, Reason::already_finalized)) {
@@ -159,7 +166,7 @@ int xof_finalize(Context* ctx, unsigned char* out, size_t* outl, size_t outsize,
 
 // The next `outsize` bytes of the stream; in the known-length mode the stream ends at the init
 // length. Squeeze after final is refused, as are final and update after squeezing.
-template <class Context, class FinishRoot>
+template <XofContext Context, class FinishRoot>
 int xof_squeeze(Context* ctx, unsigned char* out, size_t* outl, size_t outsize,
                 FinishRoot finish_root) noexcept {
     if (!require_absorbing(ctx->provider, ctx->phase, Reason::xof_squeeze_after_final)) {
