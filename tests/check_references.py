@@ -64,12 +64,13 @@ POD_CODE = re.compile(r"[CF]<([^<>\n]+)>")  # a man page's C<code> and F<file>
 
 
 def source_files(root: Path):
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root)
-        if any(p in SKIP_DIRS or p.startswith("build") for p in rel.parts[:-1]):
-            continue
-        if path.is_file():
-            yield rel
+    """The tree's files, without VCS data and build trees (any directory with a CMakeCache.txt,
+    whatever its name)."""
+    for directory, subdirs, files in os.walk(root):
+        subdirs[:] = sorted(d for d in subdirs if d not in SKIP_DIRS and
+                            not (Path(directory) / d / "CMakeCache.txt").exists())
+        for name in sorted(files):
+            yield (Path(directory) / name).relative_to(root)
 
 
 def split_comments(rel: Path, text: str):
