@@ -40,7 +40,7 @@ bool parse_padded_field(const OSSL_PARAM* p, uint8_t* field, size_t field_size, 
 }  // namespace
 
 template <class Family>
-ParameterBlock<Family> Blake2Settings<Family>::to_params(uint8_t key_length) const noexcept {
+ParameterBlock<Family> Blake2Settings<Family>::parameter_block(uint8_t key_length) const noexcept {
     ParameterBlock<Family> params;
     params.digest_length = output_size;
     params.key_length = key_length;
@@ -195,10 +195,7 @@ bool get_common_ctx_params(const ProviderContext* provider, OSSL_PARAM params[],
          OutputParam::size(block_size != 0 ? OSSL_MAC_PARAM_BLOCK_SIZE : nullptr, block_size)});
 }
 
-}  // namespace blake2simd
-
 // Parameter validation for the tree modes: fixed full-size output, no salt, no personalization.
-namespace blake2simd {
 
 template <class Family>
 bool parse_tree_params(const OSSL_PARAM params[], KeyPolicy key_policy, KeyArgument& key,

@@ -51,7 +51,7 @@ struct Blake2Settings {
     uint8_t salt[Family::kSaltBytes] = {};
     uint8_t personal[Family::kPersonalBytes] = {};
 
-    ParameterBlock<Family> to_params(uint8_t key_length) const noexcept;
+    ParameterBlock<Family> parameter_block(uint8_t key_length) const noexcept;
 };
 
 using Blake2bSettings = Blake2Settings<Blake2bFamily>;

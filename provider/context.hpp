@@ -37,10 +37,10 @@ concept AlgorithmContext = std::is_trivially_copyable_v<Context> && alignof(Cont
     { ctx.kernel->name } -> std::convertible_to<const char*>;
     { ctx.phase } -> std::same_as<Phase&>;
     ctx.engine.update(in, inl);
-    { view.output_size() }
-    noexcept->std::same_as<size_t>;
-    { view.served_by() }
-    noexcept->std::same_as<const char*>;
+    { view.output_size() } -> std::same_as<size_t>;
+    { view.served_by() } -> std::same_as<const char*>;
+    requires noexcept(view.output_size());
+    requires noexcept(view.served_by());
 };
 
 // A tree mode's context (BLAKE2bp, BLAKE2sp) also runs its leaves on a many-lane kernel, chosen

@@ -81,7 +81,7 @@ struct Digest : DigestCallbacks<DigestContext<Family, kDefaultSize<Family, kName
         if (!apply_params(ctx, params)) {
             return 0;
         }
-        ctx->engine.start(ctx->kernel->compress, ctx->settings.to_params(0));
+        ctx->engine.start(ctx->kernel->compress, ctx->settings.parameter_block(0));
         ctx->phase = Phase::absorbing;
         return 1;
     }

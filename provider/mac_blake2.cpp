@@ -47,7 +47,7 @@ struct Mac : MacCallbacks<MacContext<Family>, Family> {
     using Stale = typename KeyedStart<Family>::Stale;
 
     static ParameterBlock<Family> configured_params(const Context* ctx) noexcept {
-        return ctx->settings.to_params(ctx->key.length);
+        return ctx->settings.parameter_block(ctx->key.length);
     }
 
     // Before the final or a change of configuration of an empty message (keyed_start.hpp).
