@@ -33,12 +33,12 @@ SPDX-License-Identifier: Apache-2.0
 """
 import hashlib
 import os
-import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "vectors"))
+sys.path[:0] = [HERE, os.path.join(HERE, "..", "..", "vectors")]
 from blake2x import BLAKE2XB, BLAKE2XS  # noqa: E402  (needs the path set above)
+from stanza_files import write_or_check  # noqa: E402
 
 OUTPUT = os.path.join(HERE, "evp_blake2_names.txt")
 SIZES = (("BLAKE2B-160", hashlib.blake2b, 20), ("BLAKE2B-256", hashlib.blake2b, 32),
@@ -157,17 +157,7 @@ def render():
 
 
 def main():
-    text = render()
-    if sys.argv[1:] == ["--check"]:
-        with open(OUTPUT) as f:
-            if f.read() != text:
-                print(f"{OUTPUT} is stale: run {sys.argv[0]}", file=sys.stderr)
-                return 1
-        print(f"{OUTPUT}: up to date ({len(re.findall('^(Output|Result) = ', text, re.M))} stanzas)")
-        return 0
-    with open(OUTPUT, "w") as f:
-        f.write(text)
-    return 0
+    return write_or_check(OUTPUT, render())
 
 
 if __name__ == "__main__":
