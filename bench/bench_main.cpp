@@ -97,6 +97,9 @@ void print_usage() {
         "  --reps N          repetitions per measurement, median reported (default 7, at least 5)\n"
         "  --target-ms MS    time per measurement (default 25)\n"
         "  --quick           5 repetitions of about 8 ms each (about 9 s in all)\n"
+        "  --interleaved     101 repetitions of about 1 ms each: every row sampled in short "
+        "slices\n"
+        "                    spread over the whole run, so load and clock changes hit all alike\n"
         "  --csv FILE        write every measurement as CSV\n"
         "  --markdown FILE   write the tables to FILE as well as to stdout\n"
         "  --plot FILE.png   render a chart with plot.py (python3 + matplotlib); the CSV goes to\n"
@@ -125,6 +128,9 @@ Options parse_options(int argc, char** argv) {
         } else if (flag == "--quick") {
             options.repetitions = 5;
             options.target_ms = 8.0;
+        } else if (flag == "--interleaved") {
+            options.repetitions = 101;
+            options.target_ms = 1.0;
         } else if (flag == "--csv") {
             options.csv_path = value();
         } else if (flag == "--markdown") {

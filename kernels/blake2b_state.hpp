@@ -11,11 +11,11 @@
 
 namespace blake2simd {
 
-inline constexpr size_t kBlockBytes = 128;
-inline constexpr size_t kMaxDigestBytes = 64;
-inline constexpr size_t kMaxKeyBytes = 64;
-inline constexpr size_t kSaltBytes = 16;
-inline constexpr size_t kPersonalBytes = 16;
+inline constexpr size_t kBlake2bBlockBytes = 128;
+inline constexpr size_t kBlake2bMaxDigestBytes = 64;
+inline constexpr size_t kBlake2bMaxKeyBytes = 64;
+inline constexpr size_t kBlake2bSaltBytes = 16;
+inline constexpr size_t kBlake2bPersonalBytes = 16;
 
 // No alignas: instances live inside contexts that OpenSSL allocates with malloc alignment.
 struct Blake2bState {
@@ -24,7 +24,7 @@ struct Blake2bState {
     uint64_t f[2];  // finalization flags: f[0] last block, f[1] last node (tree modes)
 };
 
-inline constexpr uint64_t kIV[8] = {
+inline constexpr uint64_t kBlake2bIV[8] = {
     0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL, 0xa54ff53a5f1d36f1ULL,
     0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL, 0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL,
 };

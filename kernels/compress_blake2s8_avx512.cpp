@@ -4,13 +4,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <immintrin.h>
 
-#include "kernel_blake2s.hpp"
+#include "kernel.hpp"
 
 namespace blake2simd::kernels {
 namespace {
-#define B2_BLAKE2S8_HAS_VPRORD 1
+#define B2_BODY_HAS_ROTATE 1
 #include "blake2s8_256.inc"
-#undef B2_BLAKE2S8_HAS_VPRORD
+#undef B2_BODY_HAS_ROTATE
 }  // namespace
 
 void blake2s_compress8_avx512(Blake2sState* states, const uint8_t* const* blocks,

@@ -2,13 +2,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <tmmintrin.h>
 
-#include "kernel_blake2s.hpp"
+#include "kernel.hpp"
 
 namespace blake2simd::kernels {
 namespace {
-#define B2S_128_HAS_ROR 0
+#define B2_BODY_HAS_ROTATE 0
 #include "blake2s_128.inc"
-#undef B2S_128_HAS_ROR
+#undef B2_BODY_HAS_ROTATE
 }  // namespace
 
 void blake2s_compress_ssse3(Blake2sState* state, const uint8_t* blocks, size_t block_count,

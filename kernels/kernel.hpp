@@ -1,47 +1,64 @@
-// The one compression contract every BLAKE2b kernel implements, and the kernels' declarations.
+// The compression contracts every kernel implements, one per form (a member of the family, one
+// state or its tree mode's lanes at once), and the kernels' declarations.
 // SPDX-License-Identifier: Apache-2.0
 //
-// Restricted header (see blake2b_state.hpp): declarations only.
+// Restricted header (see blake2b_state.hpp): declarations only, so the ISA-flagged kernels can
+// include it. Choosing among them is forms.hpp's business.
 #pragma once
 
 #include "blake2b_state.hpp"
+#include "blake2s_state.hpp"
 
 namespace blake2simd {
 
-// Compresses `block_count` consecutive 128-byte blocks starting at `blocks` (any alignment).
-// Before each block the 128-bit counter state->t grows by `counter_increment`; the flags in
-// state->f apply to every block. Full blocks pass 128; the final block passes the number
-// of message bytes it carries (0..128) with state->f[0] already set by the caller.
-// Keeping the block loop inside the kernel lets a kernel hold the state in registers
-// across blocks.
-using CompressFn = void (*)(Blake2bState* state, const uint8_t* blocks, size_t block_count,
-                            uint64_t counter_increment) noexcept;
+// Compresses `block_count` consecutive blocks starting at `blocks` (any alignment). Before each
+// block the counter state->t grows by `counter_increment`; the flags in state->f apply to every
+// block. Full blocks pass the block size; the final block passes the number of message bytes it
+// carries (0..block size) with state->f[0] already set by the caller. Keeping the block loop
+// inside the kernel lets a kernel hold the state in registers across blocks.
+// (The function types declare the kernels below; the *Fn types point at one.)
+template <class State, class Word>
+using SingleCompress = void(State* state, const uint8_t* blocks, size_t block_count,
+                            Word counter_increment) noexcept;
+
+// The same for the lanes of a tree mode at once (8-byte alignment is enough for the states).
+// Lane i's k-th block starts at blocks[i] + k * block_stride, any alignment; lanes may share
+// blocks (stride 0 repeats one block). Per state the semantics are the single-state contract's:
+// its counter grows by `counter_increment` before each block and its own flags apply. The tree
+// modes pass blocks = {p, p + block, p + 2 * block, ...} and stride lanes * block: block j of
+// the message belongs to leaf j % lanes.
+template <class State, class Word>
+using LanesCompress = void(State* states, const uint8_t* const* blocks, size_t block_count,
+                           size_t block_stride, Word counter_increment) noexcept;
+
+using CompressFunction = SingleCompress<Blake2bState, uint64_t>;  // 128-byte blocks, 12 rounds
+using Compress4Function = LanesCompress<Blake2bState, uint64_t>;  // BLAKE2bp's four lanes
+using Blake2sCompressFunction = SingleCompress<Blake2sState, uint32_t>;  // 64-byte, 10 rounds
+using Blake2sCompress8Function = LanesCompress<Blake2sState, uint32_t>;  // BLAKE2sp's eight
+using CompressFn = CompressFunction*;
+using Compress4Fn = Compress4Function*;
+using Blake2sCompressFn = Blake2sCompressFunction*;
+using Blake2sCompress8Fn = Blake2sCompress8Function*;
+
+inline constexpr size_t kBlake2bpLanes = 4;
+inline constexpr size_t kBlake2spLanes = 8;
 
 // One per row of the registry (registry.hpp), which gives each its name and CPU need.
 enum class KernelId : uint8_t { ref, x64, ssse3, avx, avx2, avx512 };
 
-// A built kernel as the single-lane dispatch sees it (registry::built_kernels()).
-struct KernelInfo {
-    KernelId id;
-    const char* name;  // the spelling users write in `kernel =` and BLAKE2SIMD_KERNEL
-    CompressFn compress;
-};
-
 namespace kernels {
 // Portable C++; the fallback on every CPU and the oracle the other kernels are tested against.
-void compress_ref(Blake2bState* state, const uint8_t* blocks, size_t block_count,
-                  uint64_t counter_increment) noexcept;
+CompressFunction compress_ref;
+Blake2sCompressFunction blake2s_compress_ref;
 
 #if defined(__x86_64__) || defined(_M_X64)
-// Each is built with its own ISA flags and may run only where dispatch::is_runnable says so.
-void compress_ssse3(Blake2bState* state, const uint8_t* blocks, size_t block_count,
-                    uint64_t counter_increment) noexcept;
-void compress_avx(Blake2bState* state, const uint8_t* blocks, size_t block_count,
-                  uint64_t counter_increment) noexcept;
-void compress_avx2(Blake2bState* state, const uint8_t* blocks, size_t block_count,
-                   uint64_t counter_increment) noexcept;
-void compress_avx512(Blake2bState* state, const uint8_t* blocks, size_t block_count,
-                     uint64_t counter_increment) noexcept;
+// Each is built with its registry row's ISA flags and runs only where the selection found it
+// usable. The multi-lane ones hold one word of each lane per YMM lane.
+CompressFunction compress_ssse3, compress_avx, compress_avx2, compress_avx512;
+Compress4Function compress4_avx2, compress4_avx512;
+Blake2sCompressFunction blake2s_compress_x64, blake2s_compress_ssse3, blake2s_compress_avx,
+    blake2s_compress_avx512;
+Blake2sCompress8Function blake2s_compress8_avx2, blake2s_compress8_avx512;
 
 // Zero every vector register of their ISA (scrub.hpp chooses): vzeroall, and for AVX-512 also
 // ymm16-31, which vzeroall leaves alone.

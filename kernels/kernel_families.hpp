@@ -1,52 +1,70 @@
-// BLAKE2b and BLAKE2s as dispatch and the self-tests see them: one traits type per family, so
-// the selection skeleton (dispatch_skeleton.hpp) and the self-tests are written once, and the
-// engines' families (provider/blake2_family.hpp) extend these rather than restate them.
+// BLAKE2b and BLAKE2s as the selection and the self-tests see them: one traits type per family
+// member, so the selection (forms.hpp) and the self-tests are written once, and the engines'
+// families (provider/blake2_family.hpp) extend these rather than restate them.
 // SPDX-License-Identifier: Apache-2.0
 //
-// Baseline code only: it names the dispatch-side catalogue types.
+// Baseline code only: ISA files include the kernel contracts, never this.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernel.hpp"
-#include "kernel_blake2s.hpp"
-#include "lanes4.hpp"
 
 namespace blake2simd {
 
-struct Blake2bKernels {
-    using State = Blake2bState;
-    using Word = uint64_t;
-    using Compress = CompressFn;
-    using CompressLanes = Compress4Fn;
-    using Kernel = KernelInfo;
-    using LanesKernel = Lanes4Kernel;
-    static constexpr size_t kBlockBytes = blake2simd::kBlockBytes;
-    static constexpr size_t kMaxDigestBytes = blake2simd::kMaxDigestBytes;
-    static constexpr size_t kLanes = blake2simd::kLanes;
-    static constexpr const Word* kIV = blake2simd::kIV;
+enum class Member : uint8_t { blake2b, blake2s };
 
-    static constexpr Compress4Fn lanes_entry(const Lanes4Kernel& kernel) noexcept {
-        return kernel.compress4;
+// A kernel as a context holds it: the registry row's name and the entry point serving it.
+template <class Fn>
+struct NamedKernel {
+    const char* name;
+    Fn compress;
+};
+
+// A candidate's entry point: the field of its form's signature is set, the others are nullptr.
+struct Entry {
+    CompressFn blake2b = nullptr;
+    Compress4Fn blake2b_lanes = nullptr;
+    Blake2sCompressFn blake2s = nullptr;
+    Blake2sCompress8Fn blake2s_lanes = nullptr;
+};
+
+// One member's traits: its state and word, its compression contracts (single state and its tree
+// mode's lanes), the kernel types contexts hold, its sizes and IV, and its Entry fields.
+template <Member member, class StateType, class Single, class Lanes, size_t block_bytes,
+          size_t max_digest_bytes, size_t lanes, const auto* iv, Single Entry::*single_field,
+          Lanes Entry::*lanes_field>
+struct MemberKernels {
+    static constexpr Member kMember = member;
+    using State = StateType;
+    using Word = std::remove_cvref_t<decltype(State{}.h[0])>;
+    using Compress = Single;
+    using CompressLanes = Lanes;
+    using Kernel = NamedKernel<Single>;
+    using LanesKernel = NamedKernel<Lanes>;
+    static constexpr size_t kBlockBytes = block_bytes;
+    static constexpr size_t kMaxDigestBytes = max_digest_bytes;
+    static constexpr size_t kLanes = lanes;
+    static constexpr const Word* kIV = iv;
+    static constexpr Single Entry::*kSingleEntry = single_field;
+    static constexpr Lanes Entry::*kLanesEntry = lanes_field;
+
+    static constexpr Lanes lanes_entry(const LanesKernel& kernel) noexcept {
+        return kernel.compress;
     }
 };
 
-struct Blake2sKernels {
-    using State = Blake2sState;
-    using Word = uint32_t;
-    using Compress = Blake2sCompressFn;
-    using CompressLanes = Blake2sCompress8Fn;
-    using Kernel = Blake2sKernelInfo;
-    using LanesKernel = Lanes8Kernel;
-    static constexpr size_t kBlockBytes = kBlake2sBlockBytes;
-    static constexpr size_t kMaxDigestBytes = kBlake2sMaxDigestBytes;
-    static constexpr size_t kLanes = kBlake2spLanes;
-    static constexpr const Word* kIV = kBlake2sIV;
+using Blake2bKernels = MemberKernels<Member::blake2b, Blake2bState, CompressFn, Compress4Fn,
+                                     kBlake2bBlockBytes, kBlake2bMaxDigestBytes, kBlake2bpLanes,
+                                     kBlake2bIV, &Entry::blake2b, &Entry::blake2b_lanes>;
+using Blake2sKernels =
+    MemberKernels<Member::blake2s, Blake2sState, Blake2sCompressFn, Blake2sCompress8Fn,
+                  kBlake2sBlockBytes, kBlake2sMaxDigestBytes, kBlake2spLanes, kBlake2sIV,
+                  &Entry::blake2s, &Entry::blake2s_lanes>;
 
-    static constexpr Blake2sCompress8Fn lanes_entry(const Lanes8Kernel& kernel) noexcept {
-        return kernel.compress8;
-    }
-};
+template <Member member>
+using FamilyOf = std::conditional_t<member == Member::blake2b, Blake2bKernels, Blake2sKernels>;
 
 }  // namespace blake2simd

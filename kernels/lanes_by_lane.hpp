@@ -2,8 +2,8 @@
 // lanes, BLAKE2sp's eight).
 // SPDX-License-Identifier: Apache-2.0
 //
-// Baseline code only (dispatch and self-test): an inline template here, instantiated in an ISA
-// object, would be a weak symbol the linker could pick for baseline callers.
+// Baseline code only (the selection and the self-tests): an inline template here, instantiated in
+// an ISA object, would be a weak symbol the linker could pick for baseline callers.
 #pragma once
 
 #include "kernel_families.hpp"
@@ -12,12 +12,12 @@ namespace blake2simd {
 
 // Block-major order: the lanes' blocks of one step are adjacent in a tree-mode message, so each
 // cache line of the input is used once. Family: Blake2bKernels or Blake2sKernels.
-template <class Family, typename Family::Compress compress>
+template <class Family, typename Family::Compress compress, size_t kLanes = Family::kLanes>
 void compress_by_lane(typename Family::State* states, const uint8_t* const* blocks,
                       size_t block_count, size_t block_stride,
                       typename Family::Word counter_increment) noexcept {
     for (size_t k = 0; k < block_count; ++k) {
-        for (size_t lane = 0; lane < Family::kLanes; ++lane) {
+        for (size_t lane = 0; lane < kLanes; ++lane) {
             compress(&states[lane], blocks[lane] + k * block_stride, 1, counter_increment);
         }
     }

@@ -1,19 +1,16 @@
 // The kernel registry: one row per kernel, the only list of kernels in the C++ code.
 // SPDX-License-Identifier: Apache-2.0
 //
-// Restricted header (see blake2b_state.hpp): declarations and constant tables only.
-// Dispatch, the self-tests, both calibrations, the register scrub, buildinfo and the tests
-// iterate these rows; kernels/README.md says how to add one.
+// Declarations and constant tables only. The forms' candidates (forms.hpp), the register scrub,
+// buildinfo and the tests iterate these rows; kernels/README.md says how to add one.
 #pragma once
 
 #include <array>
 #include <cstddef>
 
-#include "compress_x64.hpp"
+#include "compress_blake2_x64.hpp"
 #include "cpu_features.hpp"
-#include "kernel.hpp"
-#include "kernel_blake2s.hpp"
-#include "lanes4.hpp"
+#include "kernel_families.hpp"
 
 namespace blake2simd::registry {
 
@@ -45,21 +42,15 @@ constexpr bool meets(CpuNeed need, const cpu::CpuFeatures& features) noexcept {
     return false;
 }
 
-// BLAKE2b's entry points of one kernel, nullptr where this build lacks them.
-struct Blake2bEntries {
-    CompressFn compress;
-    Compress4Fn compress4;  // a native 4-lane form; nullptr: BLAKE2bp runs `compress` lane by lane
-    bool has_native4;       // whether the kernel has that form (then compress4 is set if built)
-};
-
-// BLAKE2s's entry points of the same kernel: a second column of its row, so a BLAKE2s kernel
-// has the row's name, CPU need and build flag. A kernel may lack either form (AVX2 adds nothing
-// to one BLAKE2s state, whose rows fill 128-bit registers); `has_*` say which forms exist.
-struct Blake2sEntries {
+// One member's entry points of a kernel, nullptr where this build lacks them. A kernel may lack
+// either form (AVX2 adds nothing to one BLAKE2s state, whose rows fill 128-bit registers); `has_*`
+// say which forms it has, built or not.
+template <class Family>
+struct MemberEntries {
     bool has_single;
-    Blake2sCompressFn compress;
-    bool has_native8;  // an 8-lane form for BLAKE2sp; else it runs `compress` by lane
-    Blake2sCompress8Fn compress8;
+    typename Family::Compress single;
+    bool has_lanes;  // a native form for the member's tree mode; else it runs `single` by lane
+    typename Family::CompressLanes lanes;
 };
 
 using RegisterClearFn = void (*)() noexcept;
@@ -71,9 +62,18 @@ struct KernelRow {
     // Whether this build compiled it. A flag, not a test of the entry points for nullptr: GCC
     // does not fold a function address compared with nullptr under the sanitizers.
     bool built;
-    Blake2bEntries blake2b;
-    Blake2sEntries blake2s;
+    MemberEntries<Blake2bKernels> blake2b;
+    MemberEntries<Blake2sKernels> blake2s;
     RegisterClearFn scrub;  // clears every vector register of the kernel's ISA, or nullptr
+
+    template <class Family>
+    constexpr const MemberEntries<Family>& entries() const noexcept {
+        if constexpr (Family::kMember == Member::blake2b) {
+            return blake2b;
+        } else {
+            return blake2s;
+        }
+    }
 };
 
 // B2_KERNEL_<NAME> is 1 for a kernel this build compiled and 0 for one it left out; the build
@@ -90,44 +90,44 @@ inline constexpr KernelRow kKernelRows[] = {
      "ref",
      CpuNeed::nothing,
      true,
-     {&kernels::compress_ref, nullptr, false},
+     {true, &kernels::compress_ref, false, nullptr},
      {true, &kernels::blake2s_compress_ref, false, nullptr},
      nullptr},
     {KernelId::x64,
      "x64",
      CpuNeed::x86_64,
      B2_KERNEL_X64,
-     {B2_REGISTRY_ENTRY(B2_KERNEL_X64, &kernels::compress_x64), nullptr, false},
+     {true, B2_REGISTRY_ENTRY(B2_KERNEL_X64, &kernels::compress_x64), false, nullptr},
      {true, B2_REGISTRY_ENTRY(B2_KERNEL_X64, &kernels::blake2s_compress_x64), false, nullptr},
      nullptr},
     {KernelId::ssse3,
      "ssse3",
      CpuNeed::ssse3,
      B2_KERNEL_SSSE3,
-     {B2_REGISTRY_ENTRY(B2_KERNEL_SSSE3, &kernels::compress_ssse3), nullptr, false},
+     {true, B2_REGISTRY_ENTRY(B2_KERNEL_SSSE3, &kernels::compress_ssse3), false, nullptr},
      {true, B2_REGISTRY_ENTRY(B2_KERNEL_SSSE3, &kernels::blake2s_compress_ssse3), false, nullptr},
      nullptr},
     {KernelId::avx,
      "avx",
      CpuNeed::avx,
      B2_KERNEL_AVX,
-     {B2_REGISTRY_ENTRY(B2_KERNEL_AVX, &kernels::compress_avx), nullptr, false},
+     {true, B2_REGISTRY_ENTRY(B2_KERNEL_AVX, &kernels::compress_avx), false, nullptr},
      {true, B2_REGISTRY_ENTRY(B2_KERNEL_AVX, &kernels::blake2s_compress_avx), false, nullptr},
      B2_REGISTRY_ENTRY(B2_KERNEL_AVX, &kernels::scrub_avx)},
     {KernelId::avx2,
      "avx2",
      CpuNeed::avx2,
      B2_KERNEL_AVX2,
-     {B2_REGISTRY_ENTRY(B2_KERNEL_AVX2, &kernels::compress_avx2),
-      B2_REGISTRY_ENTRY(B2_KERNEL_AVX2, &kernels::compress4_avx2), true},
+     {true, B2_REGISTRY_ENTRY(B2_KERNEL_AVX2, &kernels::compress_avx2), true,
+      B2_REGISTRY_ENTRY(B2_KERNEL_AVX2, &kernels::compress4_avx2)},
      {false, nullptr, true, B2_REGISTRY_ENTRY(B2_KERNEL_AVX2, &kernels::blake2s_compress8_avx2)},
      nullptr},
     {KernelId::avx512,
      "avx512",
      CpuNeed::avx512vl,
      B2_KERNEL_AVX512,
-     {B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::compress_avx512),
-      B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::compress4_avx512), true},
+     {true, B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::compress_avx512), true,
+      B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::compress4_avx512)},
      {true, B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::blake2s_compress_avx512), true,
       B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::blake2s_compress8_avx512)},
      B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::scrub_avx512)},
@@ -156,26 +156,6 @@ constexpr size_t built_count() noexcept {
         count += row.built ? 1 : 0;
     }
     return count;
-}
-
-constexpr size_t native_lanes4_count() noexcept {
-    size_t count = 0;
-    for (const KernelRow& row : kKernelRows) {
-        count += row.built && row.blake2b.has_native4 ? 1 : 0;
-    }
-    return count;
-}
-
-// The rows this build compiled, as the single-lane catalogue dispatch chooses from.
-constexpr std::array<KernelInfo, built_count()> built_kernels() noexcept {
-    std::array<KernelInfo, built_count()> built{};
-    size_t next = 0;
-    for (const KernelRow& row : kKernelRows) {
-        if (row.built) {
-            built[next++] = KernelInfo{row.id, row.name, row.blake2b.compress};
-        }
-    }
-    return built;
 }
 
 static_assert(kKernelRows[0].id == KernelId::ref && built_count() >= 1,

@@ -1,15 +1,12 @@
 // Known-answer self-tests a kernel (single-lane or multi-lane, BLAKE2b or BLAKE2s) must pass
 // before it serves anyone.
 // SPDX-License-Identifier: Apache-2.0
-#include "self_test.hpp"
-
 #include <cstring>
+#include <utility>
 
 #include "baseline_guard.hpp"
 #include "digest_bytes.hpp"
-#include "dispatch_lanes4.hpp"
-#include "dispatch_lanes8.hpp"
-#include "kernel_families.hpp"
+#include "forms.hpp"
 #include "lanes_by_lane.hpp"
 
 namespace blake2simd {
@@ -19,7 +16,7 @@ constexpr size_t kMessageBytes = 300;
 
 // The digests of bytes (i % 251) for i in 0..299, computed with Python's hashlib.blake2b
 // (64 bytes) and hashlib.blake2s (32 bytes).
-constexpr uint8_t kExpectedBlake2b[kMaxDigestBytes] = {
+constexpr uint8_t kExpectedBlake2b[kBlake2bMaxDigestBytes] = {
     0x3a, 0x48, 0x2b, 0x77, 0x48, 0xb0, 0xbd, 0xc4, 0x3c, 0x3d, 0x00, 0xc0, 0x80, 0x89, 0x0c, 0x10,
     0xe5, 0x7a, 0x9a, 0xa5, 0x61, 0x8f, 0x78, 0xb8, 0x60, 0x67, 0xeb, 0x7e, 0xaa, 0xe4, 0x94, 0x2a,
     0xcd, 0x96, 0xd8, 0x27, 0xac, 0xcb, 0xc1, 0x69, 0x58, 0x36, 0x4a, 0xe5, 0xb0, 0xdf, 0x61, 0x05,
@@ -31,7 +28,9 @@ constexpr uint8_t kExpectedBlake2s[kBlake2sMaxDigestBytes] = {
 };
 
 template <class Family>
-bool passes_known_answer(typename Family::Compress compress, const uint8_t* expected) noexcept {
+bool passes_known_answer(typename Family::Compress compress) noexcept {
+    const uint8_t* expected =
+        Family::kMember == Member::blake2b ? kExpectedBlake2b : kExpectedBlake2s;
     using Word = typename Family::Word;
     constexpr size_t kBlock = Family::kBlockBytes;
     uint8_t message[kMessageBytes];
@@ -60,7 +59,7 @@ bool passes_known_answer(typename Family::Compress compress, const uint8_t* expe
 
 constexpr size_t kTestSteps = 3;
 
-template <class Family>
+template <class Family, size_t kLanes>
 void initial_test_states(typename Family::State* states) noexcept {
     using Word = typename Family::Word;
     constexpr Word kMax = static_cast<Word>(~Word{0});
@@ -68,7 +67,7 @@ void initial_test_states(typename Family::State* states) noexcept {
     // Distinct chaining values; lanes 1 and 3 (mod 4) carry out of t[0] during the test;
     // every combination of the two flags occurs.
     constexpr Word kCounters[4] = {0, kMax - 200, kHigh, kMax - 127};
-    for (size_t lane = 0; lane < Family::kLanes; ++lane) {
+    for (size_t lane = 0; lane < kLanes; ++lane) {
         for (size_t i = 0; i < 8; ++i) {
             states[lane].h[i] =
                 Family::kIV[i] ^ static_cast<Word>(0x0123456789abcdefULL * (lane * 8 + i + 1));
@@ -80,11 +79,10 @@ void initial_test_states(typename Family::State* states) noexcept {
     }
 }
 
-template <class Family>
+template <class Family, size_t kLanes>
 void run_test_calls(typename Family::CompressLanes compress, typename Family::State* states,
                     const uint8_t* area) noexcept {
     using Word = typename Family::Word;
-    constexpr size_t kLanes = Family::kLanes;
     constexpr size_t kBlock = Family::kBlockBytes;
     // The tree mode's layout, from an odd address.
     const uint8_t* blocks[kLanes];
@@ -105,45 +103,49 @@ void run_test_calls(typename Family::CompressLanes compress, typename Family::St
     compress(states, blocks, 0, kBlock, static_cast<Word>(kBlock));
 }
 
-template <class Family, typename Family::CompressLanes reference>
+// Against the reference kernel (the registry's first row) lane by lane.
+template <class Family, size_t kLanes>
 bool lanes_pass_self_test(typename Family::CompressLanes compress) noexcept {
-    constexpr size_t kAreaBytes = 16 + kTestSteps * Family::kLanes * Family::kBlockBytes;
+    constexpr auto kReference =
+        &compress_by_lane<Family, registry::kKernelRows[0].entries<Family>().single, kLanes>;
+    constexpr size_t kAreaBytes = 16 + kTestSteps * kLanes * Family::kBlockBytes;
     uint8_t area[kAreaBytes];
     for (size_t i = 0; i < kAreaBytes; ++i) {
         area[i] = static_cast<uint8_t>((i * 167 + 13) ^ (i >> 8));
     }
-    typename Family::State expected[Family::kLanes];
-    typename Family::State actual[Family::kLanes];
-    initial_test_states<Family>(expected);
-    initial_test_states<Family>(actual);
-    run_test_calls<Family>(reference, expected, area);
-    run_test_calls<Family>(compress, actual, area);
+    typename Family::State expected[kLanes];
+    typename Family::State actual[kLanes];
+    initial_test_states<Family, kLanes>(expected);
+    initial_test_states<Family, kLanes>(actual);
+    run_test_calls<Family, kLanes>(kReference, expected, area);
+    run_test_calls<Family, kLanes>(compress, actual, area);
     return std::memcmp(expected, actual, sizeof expected) == 0;
+}
+
+template <size_t form>
+bool form_passes(const Entry& entry) noexcept {
+    using Family = FamilyOf<dispatch::kForms[form].member>;
+    constexpr size_t kLanes = dispatch::kForms[form].lanes;
+    if constexpr (kLanes == 1) {
+        return passes_known_answer<Family>(entry.*Family::kSingleEntry);
+    } else {
+        return lanes_pass_self_test<Family, kLanes>(entry.*Family::kLanesEntry);
+    }
+}
+
+using SelfTestFn = bool (*)(const Entry&) noexcept;
+
+template <size_t... form>
+constexpr std::array<SelfTestFn, dispatch::kFormCount> self_tests(
+    std::index_sequence<form...>) noexcept {
+    return {&form_passes<form>...};
 }
 
 }  // namespace
 
-bool passes_self_test(CompressFn compress) noexcept {
-    return passes_known_answer<Blake2bKernels>(compress, kExpectedBlake2b);
+bool dispatch::passes_self_test(Form form, const Entry& entry) noexcept {
+    static constexpr auto kSelfTests = self_tests(std::make_index_sequence<dispatch::kFormCount>{});
+    return kSelfTests[dispatch::index_of(form)](entry);
 }
 
-bool blake2s_passes_self_test(Blake2sCompressFn compress) noexcept {
-    return passes_known_answer<Blake2sKernels>(compress, kExpectedBlake2s);
-}
-
-namespace dispatch {
-
-bool lanes4_passes_self_test(Compress4Fn compress4) noexcept {
-    return lanes_pass_self_test<Blake2bKernels,
-                                &compress_by_lane<Blake2bKernels, &kernels::compress_ref>>(
-        compress4);
-}
-
-bool lanes8_passes_self_test(Blake2sCompress8Fn compress8) noexcept {
-    return lanes_pass_self_test<Blake2sKernels,
-                                &compress_by_lane<Blake2sKernels, &kernels::blake2s_compress_ref>>(
-        compress8);
-}
-
-}  // namespace dispatch
 }  // namespace blake2simd

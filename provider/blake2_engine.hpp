@@ -1,6 +1,6 @@
 // The streaming engine under both the digest and the MAC of each family (BLAKE2b, BLAKE2s):
 // buffering, counter, parameter block, last-block handling. ISA-agnostic: compression goes
-// through the family's compression function (kernel.hpp, kernel_blake2s.hpp).
+// through the family's compression function (kernels/kernel.hpp).
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 

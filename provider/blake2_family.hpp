@@ -14,9 +14,9 @@ namespace blake2simd {
 // The kernels' traits of each member (kernels/kernel_families.hpp: word, state, compression
 // contracts, block size, leaves of its tree mode) plus what only the engines and params need.
 struct Blake2bFamily : Blake2bKernels {
-    static constexpr size_t kMaxKeyBytes = blake2simd::kMaxKeyBytes;
-    static constexpr size_t kSaltBytes = blake2simd::kSaltBytes;
-    static constexpr size_t kPersonalBytes = blake2simd::kPersonalBytes;
+    static constexpr size_t kMaxKeyBytes = kBlake2bMaxKeyBytes;
+    static constexpr size_t kSaltBytes = kBlake2bSaltBytes;
+    static constexpr size_t kPersonalBytes = kBlake2bPersonalBytes;
 };
 
 struct Blake2sFamily : Blake2sKernels {
@@ -67,14 +67,14 @@ inline void initial_chaining_value(const Blake2Params<Blake2bFamily>& params,
                                 uint64_t{params.fanout} << 16 | uint64_t{params.depth} << 24 |
                                 uint64_t{params.leaf_length} << 32;
     const uint64_t third_word = uint64_t{params.node_depth} | uint64_t{params.inner_length} << 8;
-    h[0] = kIV[0] ^ first_word;
-    h[1] = kIV[1] ^ params.node_offset;
-    h[2] = kIV[2] ^ third_word;
-    h[3] = kIV[3];
-    h[4] = kIV[4] ^ load_le<uint64_t>(params.salt);
-    h[5] = kIV[5] ^ load_le<uint64_t>(params.salt + 8);
-    h[6] = kIV[6] ^ load_le<uint64_t>(params.personal);
-    h[7] = kIV[7] ^ load_le<uint64_t>(params.personal + 8);
+    h[0] = kBlake2bIV[0] ^ first_word;
+    h[1] = kBlake2bIV[1] ^ params.node_offset;
+    h[2] = kBlake2bIV[2] ^ third_word;
+    h[3] = kBlake2bIV[3];
+    h[4] = kBlake2bIV[4] ^ load_le<uint64_t>(params.salt);
+    h[5] = kBlake2bIV[5] ^ load_le<uint64_t>(params.salt + 8);
+    h[6] = kBlake2bIV[6] ^ load_le<uint64_t>(params.personal);
+    h[7] = kBlake2bIV[7] ^ load_le<uint64_t>(params.personal + 8);
 }
 
 inline void initial_chaining_value(const Blake2Params<Blake2sFamily>& params,

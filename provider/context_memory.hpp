@@ -15,34 +15,27 @@
 
 namespace blake2simd {
 
-// The kernel a context of `Kernel`'s family runs on; nullptr when no kernel passed its self-test
-// (the BLAKE2s choice exists whenever the BLAKE2b one does).
+// The kernel a context of `Kernel`'s family runs on; nullptr when nothing is offered.
 template <class Kernel>
-const Kernel* chosen_kernel(const KernelChoice& choice) noexcept;
-
-template <>
-inline const KernelInfo* chosen_kernel<KernelInfo>(const KernelChoice& choice) noexcept {
-    return choice.kernel;
-}
-
-template <>
-inline const Blake2sKernelInfo* chosen_kernel<Blake2sKernelInfo>(
-    const KernelChoice& choice) noexcept {
-    return choice.kernel != nullptr ? choice.blake2s : nullptr;
+const Kernel* chosen_kernel(const KernelChoice& choice) noexcept {
+    if (!choice.offered) {
+        return nullptr;
+    }
+    if constexpr (std::is_same_v<Kernel, Blake2bKernels::Kernel>) {
+        return &choice.blake2b;
+    } else {
+        return &choice.blake2s;
+    }
 }
 
 // The many-lane kernel a tree-mode context of that lane type runs its leaves on.
 template <class LanesKernel>
-LanesKernel chosen_lanes(const KernelChoice& choice) noexcept;
-
-template <>
-inline Lanes4Kernel chosen_lanes<Lanes4Kernel>(const KernelChoice& choice) noexcept {
-    return choice.lanes4;
-}
-
-template <>
-inline Lanes8Kernel chosen_lanes<Lanes8Kernel>(const KernelChoice& choice) noexcept {
-    return choice.lanes8;
+LanesKernel chosen_lanes(const KernelChoice& choice) noexcept {
+    if constexpr (std::is_same_v<LanesKernel, Blake2bKernels::LanesKernel>) {
+        return choice.blake2bp;
+    } else {
+        return choice.blake2sp;
+    }
 }
 
 // Contexts live in the core's allocator (so CRYPTO_set_mem_functions sees them) and are

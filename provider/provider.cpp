@@ -10,9 +10,9 @@
 
 #include "algorithms.hpp"
 #include "baseline_guard.hpp"
-#include "dispatch.hpp"
 #include "dispatch_entry.hpp"
 #include "errors.hpp"
+#include "forms.hpp"
 #include "names.hpp"
 #include "ossl_param.hpp"
 #include "params.hpp"
@@ -32,28 +32,24 @@ const KernelChoice& ProviderContext::kernel_choice() noexcept {
 }
 
 KernelChoice ProviderContext::make_kernel_choice() const noexcept {
+    using dispatch::Form;
+    using dispatch::index_of;
+    const dispatch::Servings servings = dispatch::serve(dispatch::parse_request(kernel_request));
     KernelChoice choice{};
-    const dispatch::Selection selection = dispatch::select_kernel(kernel_request);
-    if (selection.kernel == nullptr) {
-        std::snprintf(choice.buildinfo, sizeof choice.buildinfo, "%s %s; kernel %s",
-                      names::kProviderName, B2_VERSION, selection.description);
-        return choice;
+    // Without every form some algorithms cannot run; like a failed reference kernel, the
+    // provider then offers nothing rather than part of its algorithms.
+    choice.offered = true;
+    for (const dispatch::Serving& serving : servings) {
+        choice.offered = choice.offered && serving.served;
     }
-    const dispatch::Lanes4Selection lanes4 = dispatch::select_lanes4(selection);
-    const dispatch::Blake2sSelection blake2s = dispatch::select_blake2s(kernel_request);
-    const dispatch::Lanes8Selection lanes8 = dispatch::select_lanes8(kernel_request);
-    // Without a 4-lane, BLAKE2s or 8-lane kernel some algorithms cannot run; like a failed
-    // reference kernel, the provider then offers nothing rather than part of its algorithms.
-    const bool complete = lanes4.kernel.compress4 != nullptr && blake2s.kernel != nullptr &&
-                          lanes8.kernel.compress8 != nullptr;
-    choice.kernel = complete ? selection.kernel : nullptr;
-    choice.lanes4 = lanes4.kernel;
-    choice.blake2s = blake2s.kernel;
-    choice.lanes8 = lanes8.kernel;
-    std::snprintf(choice.buildinfo, sizeof choice.buildinfo,
-                  "%s %s; kernel %s; blake2bp %s; blake2s %s; blake2sp %s", names::kProviderName,
-                  B2_VERSION, selection.description, lanes4.description, blake2s.description,
-                  lanes8.description);
+    choice.blake2b = dispatch::single_kernel<Blake2bKernels>(servings[index_of(Form::blake2b)]);
+    choice.blake2bp = dispatch::lanes_kernel<Blake2bKernels>(servings[index_of(Form::blake2bp)]);
+    choice.blake2s = dispatch::single_kernel<Blake2sKernels>(servings[index_of(Form::blake2s)]);
+    choice.blake2sp = dispatch::lanes_kernel<Blake2sKernels>(servings[index_of(Form::blake2sp)]);
+    const int written = std::snprintf(choice.buildinfo, sizeof choice.buildinfo, "%s %s; ",
+                                      names::kProviderName, B2_VERSION);
+    const size_t used = written > 0 ? static_cast<size_t>(written) : 0;
+    dispatch::describe(servings, choice.buildinfo + used, sizeof choice.buildinfo - used);
     return choice;
 }
 
@@ -137,7 +133,7 @@ bool set_string_param(const ProviderContext* provider, OSSL_PARAM params[], cons
 int blake2simd_provider_get_params(void* provctx, OSSL_PARAM params[]) noexcept {
     auto* provider = static_cast<ProviderContext*>(provctx);
     const KernelChoice& choice = provider->kernel_choice();
-    const bool running = choice.kernel != nullptr;
+    const bool running = choice.offered;
     OSSL_PARAM* p = param::locate(params, OSSL_PROV_PARAM_STATUS);
     if (p != nullptr && !set_param(provider, param::set_int(p, running ? 1 : 0))) {
         return 0;
@@ -147,7 +143,7 @@ int blake2simd_provider_get_params(void* provctx, OSSL_PARAM params[]) noexcept 
                    set_string_param(provider, params, OSSL_PROV_PARAM_BUILDINFO,
                                     choice.buildinfo) &&
                    set_string_param(provider, params, names::kParamKernel,
-                                    running ? choice.kernel->name : "none")
+                                    running ? choice.blake2b.name : "none")
                ? 1
                : 0;
 }

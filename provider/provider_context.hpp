@@ -8,20 +8,24 @@
 #include <atomic>
 
 #include "core_memory.hpp"
-#include "kernel.hpp"
-#include "kernel_blake2s.hpp"
-#include "lanes4.hpp"
+#include "forms.hpp"
 #include "once.hpp"
 
 namespace blake2simd {
 
+// The kernel serving each form (kernels/forms.hpp); contexts point at these.
 struct KernelChoice {
-    const KernelInfo* kernel;  // nullptr: no kernel passed its self-test, nothing is offered
-    Lanes4Kernel lanes4;       // BLAKE2bp, 4 states at once: the fastest if chosen automatically
-    const Blake2sKernelInfo* blake2s;  // BLAKE2s; set whenever `kernel` is
-    Lanes8Kernel lanes8;               // BLAKE2sp, 8 states at once
-    char buildinfo[896];               // the four descriptions (dispatch_types.hpp) fit
+    bool offered;  // every form is served; else nothing is offered
+    Blake2bKernels::Kernel blake2b;
+    Blake2bKernels::LanesKernel blake2bp;  // 4 states at once
+    Blake2sKernels::Kernel blake2s;
+    Blake2sKernels::LanesKernel blake2sp;  // 8 states at once
+    char buildinfo[1152];
 };
+
+static_assert(sizeof KernelChoice{}.buildinfo >=
+                  64 + dispatch::kFormCount * (16 + sizeof dispatch::Serving{}.description),
+              "buildinfo holds the provider's name and version and every form's description");
 
 struct ProviderContext {
     const OSSL_CORE_HANDLE* handle = nullptr;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Checks the instruction encodings in the kernel library, object by object. A kernel's objects
-# are compress_<name>.cpp.o and compress_<name>_*, and its BLAKE2s forms compress_blake2s_<name>
-# and compress_blake2s8_<name>; its class comes from the build's kernel list
+# are its forms, compress_<member><lanes>_<name>.cpp.o (compress_blake2b_avx2, compress_blake2b4_avx2,
+# compress_blake2s8_avx2); its class comes from the build's kernel list
 # (kernels/CMakeLists.txt, B2_KERNEL_ISA_CLASSES), every other object is baseline:
 #   - baseline (ref, detection, dispatch, self-test, x64): no VEX/EVEX, nothing past SSE2/SSE3;
 #   - ssse3: no VEX/EVEX and no SSE4.1+ instruction (golang/go#18113: SIGILL on Atom);
@@ -29,9 +29,7 @@ function class_of(member,    n, i, pair, entry) {
     n = split(classes, pair, " ")
     for (i = 1; i <= n; i++) {
         split(pair[i], entry, "=")
-        if (index(member, "compress_" entry[1] ".") == 1 || index(member, "compress_" entry[1] "_") == 1)
-            return entry[2]
-        if (index(member, "compress_blake2s_" entry[1] ".") == 1 || index(member, "compress_blake2s8_" entry[1] ".") == 1)
+        if (member ~ ("^compress_blake2[bs][0-9]*_" entry[1] "\\."))
             return entry[2]
     }
     return "baseline"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Negative control for check_isa_objects.sh: a 4-lane AVX2 object is built twice, once clean
-# and once with a weak inline helper (what a `inline` function in lanes4.hpp becomes when
+# and once with a weak inline helper (what a `inline` function in kernel.hpp becomes when
 # compiled into an ISA object). The check must pass the clean archive and fail the planted one,
 # naming the helper: otherwise it would not catch the leak it exists for.
 # Usage: check_isa_objects_control.sh CHECK_SCRIPT CXX AR OBJDUMP NM [KERNEL=CLASS ...]
@@ -48,8 +48,8 @@ build_archive() {
     shift
     mkdir -p "$dir"
     # The member name the check must recognise as an ISA object.
-    "$cxx" -std=c++20 -O2 -mavx2 "$@" -c "$work/kernel.cpp" -o "$dir/compress_avx2_lanes4.cpp.o"
-    "$ar_tool" qc "$dir/libplanted.a" "$dir/compress_avx2_lanes4.cpp.o"
+    "$cxx" -std=c++20 -O2 -mavx2 "$@" -c "$work/kernel.cpp" -o "$dir/compress_blake2b4_avx2.cpp.o"
+    "$ar_tool" qc "$dir/libplanted.a" "$dir/compress_blake2b4_avx2.cpp.o"
     echo "$dir/libplanted.a"
 }
 

@@ -86,3 +86,11 @@ target_include_directories(test_no_kernel PRIVATE ${PROJECT_SOURCE_DIR}/provider
 target_link_libraries(test_no_kernel PRIVATE blake2simd_kernels OpenSSL::Crypto b2_warnings)
 add_test(NAME provider.no_kernel_context COMMAND test_no_kernel)
 set_tests_properties(provider.no_kernel_context PROPERTIES LABELS provider)
+
+# Every file, CMake function (b2_*()) and dispatch::/registry::/kernels::/cpu:: symbol that
+# README.md, docs/, a folder README or a comment names exists; the control proves it can fail.
+add_test(NAME style.references
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_references.py ${PROJECT_SOURCE_DIR})
+add_test(NAME style.references_control
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_references.py --control)
+set_tests_properties(style.references style.references_control PROPERTIES LABELS style TIMEOUT 60)

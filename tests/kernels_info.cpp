@@ -1,5 +1,5 @@
 // Prints what this CPU offers and which kernel serves: raw CPUID readings, usable features,
-// per-kernel support/self-test/speed, and the automatic choice.
+// per form every candidate's support/self-test/speed, and the automatic choice.
 // SPDX-License-Identifier: Apache-2.0
 //
 // Usage: kernels_info [--expect=FEATURES]
@@ -11,7 +11,7 @@
 #include <cstring>
 #include <string>
 
-#include "dispatch.hpp"
+#include "forms.hpp"
 
 namespace {
 
@@ -37,6 +37,28 @@ std::string feature_list(const blake2simd::cpu::CpuFeatures& f) {
 
 #undef B2_FEATURE
 
+void print_form(const blake2simd::dispatch::FormRow& form) {
+    namespace dispatch = blake2simd::dispatch;
+    const auto candidates = dispatch::candidates(form.form);
+    const auto measurements = dispatch::measurements(form.form);
+    const size_t block = form.member == blake2simd::Member::blake2b ? 128 : 64;
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        const bool supported =
+            dispatch::cpu_can_run(candidates[i].id, blake2simd::cpu::detected_features());
+        std::printf("%-8s %-7s %-13s cpu=%-3s self-test=%-4s", form.label,
+                    blake2simd::registry::row_of(candidates[i].id).name,
+                    candidates[i].lane_by_lane ? "lane by lane" : "native",
+                    supported ? "yes" : "no",
+                    !supported ? "-" : (measurements[i].usable ? "pass" : "FAIL"));
+        if (measurements[i].usable) {
+            std::printf(" %7.1f ns/unit %6.0f MB/s", measurements[i].nanoseconds_per_unit,
+                        static_cast<double>(form.lanes * block) * 1000.0 /
+                            measurements[i].nanoseconds_per_unit);
+        }
+        std::printf("\n");
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -48,23 +70,13 @@ int main(int argc, char** argv) {
     const std::string features = feature_list(blake2simd::cpu::detected_features());
     std::printf("features: %s\n", features.c_str());
 
-    const dispatch::Selection automatic = dispatch::select_kernel("auto");
-    const auto kernels = dispatch::compiled_kernels();
-    const auto measurements = dispatch::kernel_measurements();
-    for (size_t i = 0; i < kernels.size(); ++i) {
-        const bool supported =
-            dispatch::cpu_can_run(kernels[i].id, blake2simd::cpu::detected_features());
-        std::printf("kernel %-7s cpu=%-3s self-test=%-4s", kernels[i].name,
-                    supported ? "yes" : "no",
-                    !supported ? "-" : (measurements[i].passed_self_test ? "pass" : "FAIL"));
-        if (dispatch::is_runnable(kernels[i])) {
-            std::printf(" %7.1f ns/block %6.0f MB/s", measurements[i].nanoseconds_per_block,
-                        128000.0 / measurements[i].nanoseconds_per_block);
-        }
-        std::printf("\n");
+    const dispatch::Servings automatic = dispatch::serve(dispatch::parse_request("auto"));
+    for (const dispatch::FormRow& form : dispatch::kForms) {
+        print_form(form);
+        std::printf("selected: %s %s\n", form.label,
+                    automatic[dispatch::index_of(form.form)].description);
+        std::printf("calibration: %.1f us\n", dispatch::calibration_microseconds(form.form));
     }
-    std::printf("selected: %s\n", automatic.description);
-    std::printf("calibration: %.1f us\n", dispatch::calibration_microseconds());
 
     for (int i = 1; i < argc; ++i) {
         constexpr const char* kExpect = "--expect=";
@@ -80,5 +92,10 @@ int main(int argc, char** argv) {
         }
         std::printf("features match the expectation\n");
     }
-    return automatic.kernel != nullptr ? 0 : 1;
+    for (const dispatch::Serving& serving : automatic) {
+        if (!serving.served) {
+            return 1;
+        }
+    }
+    return 0;
 }

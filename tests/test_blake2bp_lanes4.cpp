@@ -1,5 +1,6 @@
-// Every usable 4-lane candidate against four compress_ref runs, and the choice among them:
-// the pure choose_lanes4() over synthetic measurements, then this process's live choice.
+// Every usable 4-lane candidate against four compress_ref runs, this process's live choice for
+// every form and request, and the first use's cost. (The pure choice of every form, over
+// synthetic measurements, is test_dispatch's.)
 // SPDX-License-Identifier: Apache-2.0
 //
 // Usage: test_blake2bp_lanes4 [random_cases] [--cpu-features=ssse3,avx,...|none]
@@ -13,35 +14,21 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "calibration.hpp"
-#include "dispatch.hpp"
+#include "forms.hpp"
 #include "kernels_check.hpp"
-#include "lanes4.hpp"
-#include "registry.hpp"
 
 namespace {
 
 using namespace blake2simd;
-using dispatch::Lanes4Candidate;
-using dispatch::Lanes4Measurement;
-
-// Every kernel the registry knows, built or not.
-constexpr size_t kIdCount = registry::kKnownKernelCount;
-
-constexpr KernelId id_of(size_t index) {
-    return registry::kKernelRows[index].id;
-}
+using dispatch::Form;
 
 const char* name_of(KernelId id) {
     return registry::row_of(id).name;
-}
-
-bool contains(const char* text, std::string_view part) {
-    return std::string_view(text).find(part) != std::string_view::npos;
 }
 
 bool in_list(const std::string& list, std::string_view item) {
@@ -73,7 +60,7 @@ bool check(bool condition, const std::string& what) {
 
 void reference4(Blake2bState* states, const uint8_t* const* blocks, size_t count, size_t stride,
                 uint64_t increment) {
-    for (size_t lane = 0; lane < kLanes; ++lane) {
+    for (size_t lane = 0; lane < kBlake2bpLanes; ++lane) {
         for (size_t k = 0; k < count; ++k) {
             kernels::compress_ref(&states[lane], blocks[lane] + k * stride, 1, increment);
         }
@@ -88,7 +75,7 @@ void compare_random(const char* name, Compress4Fn compress4, int cases, Random& 
         byte = static_cast<uint8_t>(random.next());
     }
     for (int i = 0; i < cases; ++i) {
-        Blake2bState expected[kLanes + 1];  // one guard state after the four
+        Blake2bState expected[kBlake2bpLanes + 1];  // one guard state after the four
         for (auto& state : expected) {
             for (auto& word : state.h) {
                 word = random.next();
@@ -98,20 +85,20 @@ void compare_random(const char* name, Compress4Fn compress4, int cases, Random& 
             state.f[0] = random.below(2) != 0 ? ~0ULL : 0;
             state.f[1] = random.below(2) != 0 ? ~0ULL : 0;
         }
-        Blake2bState actual[kLanes + 1];
+        Blake2bState actual[kBlake2bpLanes + 1];
         std::memcpy(actual, expected, sizeof actual);
 
         const size_t count = random.below(9);
         const uint64_t increment = random.below(3) == 0 ? random.below(129) : 128;
-        const uint8_t* blocks[kLanes];
+        const uint8_t* blocks[kBlake2bpLanes];
         size_t stride = 0;
         switch (random.below(3)) {
             case 0: {  // BLAKE2bp
                 const uint8_t* base = area.data() + random.below(64);
-                for (size_t lane = 0; lane < kLanes; ++lane) {
-                    blocks[lane] = base + lane * kBlockBytes;
+                for (size_t lane = 0; lane < kBlake2bpLanes; ++lane) {
+                    blocks[lane] = base + lane * kBlake2bBlockBytes;
                 }
-                stride = kLanes * kBlockBytes;
+                stride = kBlake2bpLanes * kBlake2bBlockBytes;
                 break;
             }
             case 1:  // one shared block
@@ -119,8 +106,8 @@ void compare_random(const char* name, Compress4Fn compress4, int cases, Random& 
                 stride = 0;
                 break;
             default:
-                stride = kBlockBytes + random.below(1024);
-                for (size_t lane = 0; lane < kLanes; ++lane) {
+                stride = kBlake2bBlockBytes + random.below(1024);
+                for (size_t lane = 0; lane < kBlake2bpLanes; ++lane) {
                     blocks[lane] = area.data() + random.below(area.size() - 9 * stride - 128);
                 }
                 break;
@@ -132,172 +119,6 @@ void compare_random(const char* name, Compress4Fn compress4, int cases, Random& 
                   " blocks, stride " + std::to_string(stride) + ", increment " +
                   std::to_string(increment) + ")");
     }
-}
-
-// --- the pure decision
-
-void fake_compress4(Blake2bState*, const uint8_t* const*, size_t, size_t, uint64_t) noexcept {}
-
-// Like the build's table, but for every kernel the registry knows, built or not: each lane by
-// lane, the reference first, then the native 4-lane forms of those that have one.
-constexpr size_t native4_count() {
-    size_t count = 0;
-    for (const registry::KernelRow& row : registry::kKernelRows) {
-        count += row.blake2b.has_native4 ? 1 : 0;
-    }
-    return count;
-}
-
-constexpr auto synthetic_candidates() {
-    std::array<Lanes4Candidate, kIdCount + native4_count()> all{};
-    size_t next = 0;
-    for (size_t i = 0; i < kIdCount; ++i) {
-        all[next++] = {id_of(i), true, &fake_compress4};
-    }
-    for (size_t i = 0; i < kIdCount; ++i) {
-        if (registry::kKernelRows[i].blake2b.has_native4) {
-            all[next++] = {id_of(i), false, &fake_compress4};
-        }
-    }
-    return all;
-}
-constexpr auto kSyntheticCandidates = synthetic_candidates();
-constexpr size_t kSyntheticCount = kSyntheticCandidates.size();
-
-cpu::CpuFeatures features_from_mask(unsigned mask) {
-    return cpu::CpuFeatures{(mask & 1) != 0, (mask & 2) != 0, (mask & 4) != 0, (mask & 8) != 0,
-                            (mask & 16) != 0};
-}
-
-// The candidate a selection names (its name and form identify it), or kSyntheticCount.
-size_t synthetic_index(const dispatch::Lanes4Selection& selection) {
-    for (size_t i = 0; i < kSyntheticCount; ++i) {
-        if (std::string_view(selection.kernel.name) == name_of(kSyntheticCandidates[i].id) &&
-            selection.lane_by_lane == kSyntheticCandidates[i].lane_by_lane) {
-            return i;
-        }
-    }
-    return kSyntheticCount;
-}
-
-void check_one_choice(KernelId id, bool automatic, const cpu::CpuFeatures& features,
-                      const Lanes4Measurement* measurements) {
-    const auto usable = [&](size_t i) {
-        return measurements[i].usable &&
-               dispatch::cpu_can_run(kSyntheticCandidates[i].id, features);
-    };
-    size_t usable_count = 0;
-    for (size_t i = 0; i < kSyntheticCount; ++i) {
-        usable_count += usable(i) ? 1 : 0;
-    }
-    const dispatch::Lanes4Selection selection = dispatch::choose_lanes4(
-        id, automatic, features, kSyntheticCandidates, {measurements, kSyntheticCount});
-    const std::string what =
-        std::string("choose_lanes4(") + name_of(id) + (automatic ? ", auto)" : ", named)");
-    if (usable_count == 0) {
-        check(selection.kernel.compress4 == nullptr && contains(selection.description, "none"),
-              what + ": nothing usable serves nothing");
-        return;
-    }
-    if (!check(selection.kernel.compress4 != nullptr && selection.kernel.name != nullptr,
-               what + ": serves a candidate")) {
-        return;
-    }
-    const size_t chosen = synthetic_index(selection);
-    if (!check(chosen < kSyntheticCount && usable(chosen),
-               what + ": never a candidate the features lack or that is unusable")) {
-        return;
-    }
-    check(contains(selection.description, selection.kernel.name), what + ": description names it");
-    const auto find = [&](bool lane_by_lane) {
-        for (size_t i = 0; i < kSyntheticCount; ++i) {
-            if (kSyntheticCandidates[i].id == id &&
-                kSyntheticCandidates[i].lane_by_lane == lane_by_lane && usable(i)) {
-                return i;
-            }
-        }
-        return kSyntheticCount;
-    };
-    if (automatic) {
-        check(contains(selection.description, "auto") && contains(selection.description, "MB/s"),
-              what + ": description says auto and the speed");
-        for (size_t i = 0; i < kSyntheticCount; ++i) {
-            if (usable(i)) {
-                check(measurements[chosen].nanoseconds_per_step <=
-                          measurements[i].nanoseconds_per_step,
-                      what + ": the fastest usable candidate serves");
-                if (measurements[i].nanoseconds_per_step ==
-                    measurements[chosen].nanoseconds_per_step) {
-                    check(chosen <= i, what + ": a tie keeps the earlier candidate");
-                }
-            }
-        }
-        return;
-    }
-    // Named: the same instruction set, native first; otherwise the first usable.
-    const size_t native = find(false);
-    const size_t by_lane = find(true);
-    size_t expected = native != kSyntheticCount ? native : by_lane;
-    for (size_t i = 0; i < kSyntheticCount && expected == kSyntheticCount; ++i) {
-        expected = usable(i) ? i : kSyntheticCount;
-    }
-    check(chosen == expected, what + ": served " + selection.kernel.name + ", expected " +
-                                  name_of(kSyntheticCandidates[expected].id));
-}
-
-// An odd step through the unusable-candidate bit patterns: about 24 patterns whatever the count.
-constexpr unsigned kUnusableStep = ((1u << kSyntheticCount) / 24) | 1u;
-
-void test_choose_lanes4() {
-    for (unsigned mask = 0; mask < 32; ++mask) {
-        const cpu::CpuFeatures features = features_from_mask(mask);
-        for (unsigned unusable = 0; unusable < (1u << kSyntheticCount); unusable += kUnusableStep) {
-            for (unsigned order = 0; order < 4; ++order) {
-                Lanes4Measurement measurements[kSyntheticCount];
-                for (size_t i = 0; i < kSyntheticCount; ++i) {
-                    measurements[i].usable = (unusable & (1u << i)) == 0;
-                    // Orders: newest fastest, newest slowest, scrambled, all equal.
-                    const double rank = order == 0   ? static_cast<double>(kSyntheticCount - i)
-                                        : order == 1 ? static_cast<double>(i + 1)
-                                        : order == 2 ? static_cast<double>((i * 5) % 7 + 1)
-                                                     : 1.0;
-                    measurements[i].nanoseconds_per_step = 250.0 * rank;
-                }
-                for (size_t id = 0; id < kIdCount; ++id) {
-                    check_one_choice(id_of(id), true, features, measurements);
-                    check_one_choice(id_of(id), false, features, measurements);
-                }
-            }
-        }
-    }
-    // Measured speed decides, not the instruction set's age: a scalar kernel lane by lane that
-    // outran the native AVX-512 kernel serves, whatever the single-lane choice was. The scalar
-    // one is x64 where this CPU architecture runs it, else the reference.
-    const cpu::CpuFeatures everything = features_from_mask(31);
-    const size_t scalar = dispatch::cpu_can_run(KernelId::x64, everything) ? 1 : 0;
-    Lanes4Measurement scalar_wins[kSyntheticCount];
-    for (size_t i = 0; i < kSyntheticCount; ++i) {
-        scalar_wins[i] = {true, i == scalar ? 100.0 : 400.0 - 10.0 * static_cast<double>(i)};
-    }
-    for (size_t id = 0; id < kIdCount; ++id) {
-        const auto selection =
-            dispatch::choose_lanes4(id_of(id), true, everything, kSyntheticCandidates, scalar_wins);
-        check(
-            synthetic_index(selection) == scalar && contains(selection.description, "lane by lane"),
-            std::string("the fastest (") + name_of(kSyntheticCandidates[scalar].id) +
-                " lane by lane) serves beside auto " + name_of(id_of(id)));
-    }
-    // ... and a named request is not overruled by speed.
-    const auto named = dispatch::choose_lanes4(KernelId::avx2, false, everything,
-                                               kSyntheticCandidates, scalar_wins);
-    const size_t native_avx2 =
-        static_cast<size_t>(std::find_if(kSyntheticCandidates.begin(), kSyntheticCandidates.end(),
-                                         [](const Lanes4Candidate& c) {
-                                             return c.id == KernelId::avx2 && !c.lane_by_lane;
-                                         }) -
-                            kSyntheticCandidates.begin());
-    check(synthetic_index(named) == native_avx2,
-          "a named avx2 request gets the native avx2 kernel");
 }
 
 // --- this process
@@ -313,31 +134,31 @@ struct Options {
 // not bounded (speed is the benchmark's business); the work it may do is bounded below, in
 // test_calibration_work_bound.
 void measure_first_use() {
-    const bool fresh =
-        !dispatch::calibration_has_run() && !dispatch::lanes4_calibration_has_run() &&
-        !dispatch::blake2s_calibration_has_run() && !dispatch::lanes8_calibration_has_run();
+    const bool fresh = !dispatch::calibration_has_run();
+    timespec cpu_start{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu_start);
     const auto start = std::chrono::steady_clock::now();
-    const dispatch::Selection selection = dispatch::select_kernel("auto");
-    const dispatch::Lanes4Selection lanes4 = dispatch::select_lanes4(selection);
-    const dispatch::Blake2sSelection blake2s = dispatch::select_blake2s("auto");
-    const dispatch::Lanes8Selection lanes8 = dispatch::select_lanes8("auto");
+    const dispatch::Servings servings = dispatch::serve(dispatch::parse_request("auto"));
     const double microseconds =
         std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    timespec cpu_stop{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu_stop);
+    const double cpu_microseconds = static_cast<double>(cpu_stop.tv_sec - cpu_start.tv_sec) * 1e6 +
+                                    static_cast<double>(cpu_stop.tv_nsec - cpu_start.tv_nsec) / 1e3;
     check(fresh, "nothing was calibrated before the first selection");
-    check(lanes4.kernel.compress4 != nullptr && blake2s.kernel != nullptr &&
-              lanes8.kernel.compress8 != nullptr,
-          "automatic selection serves 4-lane, BLAKE2s and 8-lane kernels");
-    const double single = dispatch::calibration_microseconds();
-    const double four = dispatch::lanes4_calibration_microseconds();
-    const double single_s = dispatch::blake2s_calibration_microseconds();
-    const double eight = dispatch::lanes8_calibration_microseconds();
-    std::printf(
-        "first use (auto): %.1f us; calibration %.1f us single-lane + %.1f us 4-lane + "
-        "%.1f us BLAKE2s + %.1f us 8-lane\n",
-        microseconds, single, four, single_s, eight);
-    std::printf("kernel %s\nblake2bp %s\nblake2s %s\nblake2sp %s\n", selection.description,
-                lanes4.description, blake2s.description, lanes8.description);
-    check(single > 0 && four > 0 && single_s > 0 && eight > 0, "all four calibrations ran");
+    std::printf("first use (auto): %.1f us, %.1f us CPU; calibration", microseconds,
+                cpu_microseconds);
+    for (const dispatch::FormRow& form : dispatch::kForms) {
+        const double spent = dispatch::calibration_microseconds(form.form);
+        std::printf(" %s%s %.1f us", form.form == Form::blake2b ? "" : "+ ", form.label, spent);
+        check(spent > 0, std::string(form.label) + ": calibrated");
+        check(servings[dispatch::index_of(form.form)].served,
+              std::string(form.label) + ": automatic selection serves");
+    }
+    std::printf("\n");
+    for (const dispatch::FormRow& form : dispatch::kForms) {
+        std::printf("%s %s\n", form.label, servings[dispatch::index_of(form.form)].description);
+    }
 }
 
 // The calibration loop both calibrations use bounds its work, whatever the clock says: every
@@ -377,29 +198,29 @@ void test_calibration_work_bound() {
 }
 
 void check_live_measurements(const Options& options, Random& random) {
-    const auto candidates = dispatch::lanes4_candidates();
-    const auto measurements = dispatch::lanes4_measurements();
+    const auto candidates = dispatch::candidates(Form::blake2bp);
+    const auto measurements = dispatch::measurements(Form::blake2bp);
     const cpu::CpuFeatures& features = cpu::detected_features();
     check(measurements.size() == candidates.size(), "one 4-lane measurement per candidate");
     check(!candidates.empty() && candidates[0].id == KernelId::ref && candidates[0].lane_by_lane,
           "the reference lane by lane is the first candidate");
-    const dispatch::Lanes4Selection automatic =
-        dispatch::select_lanes4(dispatch::select_kernel("auto"));
+    const auto singles = dispatch::candidates(Form::blake2b);
     int compared = 0;
     for (size_t i = 0; i < candidates.size(); ++i) {
-        const Lanes4Candidate& candidate = candidates[i];
+        const dispatch::Candidate& candidate = candidates[i];
         const char* name = name_of(candidate.id);
         const char* form = candidate.lane_by_lane ? "lane by lane" : "native 4-lane";
-        const KernelInfo* single = dispatch::find_kernel(name);
-        const bool runnable = candidate.lane_by_lane
-                                  ? single != nullptr && dispatch::is_runnable(*single)
-                                  : dispatch::cpu_can_run(candidate.id, features);
+        bool runnable = !candidate.lane_by_lane && dispatch::cpu_can_run(candidate.id, features);
+        for (size_t k = 0; k < singles.size() && candidate.lane_by_lane; ++k) {
+            runnable = runnable ||
+                       (singles[k].id == candidate.id && dispatch::facts(Form::blake2b)[k].usable);
+        }
         const bool usable = measurements[i].usable;
         std::printf("  %-7s %-13s %-10s", name, form, usable ? "usable" : "not usable");
         if (usable) {
-            std::printf(" %8.1f ns/step %7.0f MB/s", measurements[i].nanoseconds_per_step,
-                        static_cast<double>(kLanes * kBlockBytes) * 1000.0 /
-                            measurements[i].nanoseconds_per_step);
+            std::printf(" %8.1f ns/step %7.0f MB/s", measurements[i].nanoseconds_per_unit,
+                        static_cast<double>(kBlake2bpLanes * kBlake2bBlockBytes) * 1000.0 /
+                            measurements[i].nanoseconds_per_unit);
         }
         std::printf("\n");
         const std::string what = std::string(name) + " " + form;
@@ -411,23 +232,59 @@ void check_live_measurements(const Options& options, Random& random) {
         if (!runnable) {
             continue;
         }
-        const bool passes = dispatch::lanes4_passes_self_test(candidate.compress4);
+        const bool passes = dispatch::passes_self_test(Form::blake2bp, candidate.entry);
         check(passes, what + " passes the 4-lane self-test");
         check(usable == passes, what + ": usable = runnable and self-test");
-        check(!usable || measurements[i].nanoseconds_per_step > 0, what + " was measured");
-        compare_random(what.c_str(), candidate.compress4, options.random_cases, random);
+        check(!usable || measurements[i].nanoseconds_per_unit > 0, what + " was measured");
+        compare_random(what.c_str(), candidate.entry.blake2b_lanes, options.random_cases, random);
         ++compared;
     }
     // The live choice is the pure decision over the live measurements.
-    const dispatch::Lanes4Selection pure =
-        dispatch::choose_lanes4(KernelId::ref, true, features, candidates, measurements);
-    check(pure.kernel.compress4 == automatic.kernel.compress4,
-          "select_lanes4 (auto) = choose_lanes4 over this process's measurements");
+    const dispatch::KernelRequest automatic = dispatch::parse_request("auto");
+    const dispatch::Serving pure =
+        dispatch::choose(Form::blake2bp, automatic, features, candidates, measurements);
+    const dispatch::Serving live = dispatch::serve(automatic)[dispatch::index_of(Form::blake2bp)];
+    check(pure.candidate.entry.blake2b_lanes == live.candidate.entry.blake2b_lanes,
+          "serve (auto) = choose over this process's measurements");
     std::printf("%d 4-lane candidates compared with the reference\n", compared);
 }
 
-// Every request, as BLAKE2SIMD_KERNEL or the config would make it: the 4-lane kernel that
-// serves can run here, and a request served by name keeps its instruction set for BLAKE2bp.
+// Whether registry row `id` has a candidate in the form (a request naming it can be served).
+bool has_candidate(Form form, KernelId id) {
+    for (const dispatch::Candidate& candidate : dispatch::candidates(form)) {
+        if (candidate.id == id) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// One form's serving of one request: it serves, runs here, and keeps a named instruction set.
+void check_serving(const Options& options, const char* request, const dispatch::FormRow& form,
+                   const dispatch::Serving& serving) {
+    const std::string what = std::string("request '") + request + "': " + form.label + " " +
+                             (serving.served ? serving.name() : "(none)");
+    if (!check(serving.served, what + " serves")) {
+        return;
+    }
+    const std::string_view served = serving.name();
+    const dispatch::KernelRequest parsed = dispatch::parse_request(request);
+    const bool named = parsed.kind == dispatch::KernelRequest::Kind::named &&
+                       std::string_view(name_of(parsed.id)) == served;
+    check(serving.automatic == !named, what + ": automatic unless served by name");
+    check(dispatch::cpu_can_run(serving.candidate.id, cpu::detected_features()),
+          what + " runs on this CPU");
+    if (options.have_cpu_features) {
+        check(in_list(options.runnable_isas, served),
+              what + " not among the CPU model's " + options.runnable_isas);
+        if (in_list(options.runnable_isas, request) && has_candidate(form.form, parsed.id)) {
+            check(served == request, what + ": the model runs the requested kernel");
+        }
+    }
+}
+
+// Every request, as BLAKE2SIMD_KERNEL or the config would make it, for every form: what serves
+// can run here, and a request served by name keeps its instruction set.
 void check_every_request(const Options& options) {
     std::vector<const char*> requests = {"auto", ""};
     for (const registry::KernelRow& row : registry::kKernelRows) {
@@ -435,35 +292,14 @@ void check_every_request(const Options& options) {
     }
     requests.push_back("bogus");
     for (const char* request : requests) {
-        const dispatch::Selection selection = dispatch::select_kernel(request);
-        if (!check(selection.kernel != nullptr, std::string("request '") + request + "' served")) {
-            continue;
+        const dispatch::Servings servings = dispatch::serve(dispatch::parse_request(request));
+        std::printf("request %-8s", request);
+        for (const dispatch::FormRow& form : dispatch::kForms) {
+            const dispatch::Serving& serving = servings[dispatch::index_of(form.form)];
+            std::printf(" %s %s", form.label, serving.served ? serving.name() : "(none)");
+            check_serving(options, request, form, serving);
         }
-        const dispatch::Lanes4Selection lanes4 = dispatch::select_lanes4(selection);
-        const std::string what = std::string("request '") + request + "': blake2bp " +
-                                 (lanes4.kernel.name != nullptr ? lanes4.kernel.name : "(none)");
-        std::printf("request %-8s -> kernel %-7s blake2bp %s\n", request, selection.kernel->name,
-                    lanes4.description);
-        if (!check(lanes4.kernel.compress4 != nullptr, what + " serves")) {
-            continue;
-        }
-        const std::string_view served = lanes4.kernel.name;
-        const bool served_by_name = std::string_view(request) == selection.kernel->name;
-        check(selection.automatic == !served_by_name, what + ": automatic unless served by name");
-        if (served_by_name) {
-            check(served == request, what + ": a named kernel keeps its instruction set");
-        }
-        const KernelInfo* single = dispatch::find_kernel(lanes4.kernel.name);
-        check(dispatch::cpu_can_run(single != nullptr ? single->id : KernelId::ref,
-                                    cpu::detected_features()),
-              what + " runs on this CPU");
-        if (options.have_cpu_features) {
-            check(in_list(options.runnable_isas, served),
-                  what + " not among the CPU model's " + options.runnable_isas);
-            if (in_list(options.runnable_isas, request)) {
-                check(served == request, what + ": the model runs the requested kernel");
-            }
-        }
+        std::printf("\n");
     }
 }
 
@@ -499,17 +335,16 @@ int main(int argc, char** argv) {
     }
     measure_first_use();
     test_calibration_work_bound();
-    test_choose_lanes4();
     Random random(0x6c616e657334ULL);
     check_live_measurements(options, random);
     check_every_request(options);
     // The self-test itself must be able to fail.
-    check(!dispatch::lanes4_passes_self_test([](Blake2bState* states, const uint8_t* const* blocks,
-                                                size_t count, size_t stride,
-                                                uint64_t increment) noexcept {
+    const Compress4Fn broken = [](Blake2bState* states, const uint8_t* const* blocks, size_t count,
+                                  size_t stride, uint64_t increment) noexcept {
         reference4(states, blocks, count, stride, increment);
         states[2].h[5] ^= count != 0 ? 1 : 0;
-    }),
+    };
+    check(!dispatch::passes_self_test(Form::blake2bp, Entry{.blake2b_lanes = broken}),
           "self-test rejects a broken kernel");
     std::printf("test_blake2bp_lanes4: %d checks, %d failed\n", checks, failures);
     return failures == 0 && checks > 0 ? 0 : 1;

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "cpu_features.hpp"
-#include "dispatch.hpp"
+#include "forms.hpp"
 #include "kernels_check.hpp"
 
 namespace {

@@ -13,8 +13,9 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
-#include "dispatch.hpp"
+#include "forms.hpp"
 #include "kernels_check.hpp"
 #include "registry.hpp"
 #include "support/reference_compress.hpp"
@@ -22,12 +23,13 @@
 namespace {
 
 using blake2simd::Blake2bState;
-using blake2simd::kBlockBytes;
-using blake2simd::kLanes;
+using blake2simd::kBlake2bBlockBytes;
+using blake2simd::kBlake2bpLanes;
 namespace dispatch = blake2simd::dispatch;
+using blake2simd::registry::row_of;
 
 constexpr size_t kMaxSteps = 5;
-constexpr size_t kAreaBytes = kMaxSteps * kLanes * kBlockBytes;
+constexpr size_t kAreaBytes = kMaxSteps * kBlake2bpLanes * kBlake2bBlockBytes;
 
 // `pages` usable pages with a PROT_NONE page before and after.
 class GuardedArea {
@@ -67,7 +69,8 @@ void fill(uint8_t* bytes, size_t length, uint32_t seed) {
 void initial_states(Blake2bState* states, size_t count) {
     for (size_t lane = 0; lane < count; ++lane) {
         for (size_t i = 0; i < 8; ++i) {
-            states[lane].h[i] = blake2simd::kIV[i] ^ (0x9E3779B97F4A7C15ULL * (lane * 8 + i + 1));
+            states[lane].h[i] =
+                blake2simd::kBlake2bIV[i] ^ (0x9E3779B97F4A7C15ULL * (lane * 8 + i + 1));
         }
         states[lane].t[0] = lane * 1000;
         states[lane].t[1] = 0;
@@ -78,9 +81,9 @@ void initial_states(Blake2bState* states, size_t count) {
 
 struct Areas {
     GuardedArea input{kAreaBytes};
-    GuardedArea states{kLanes * sizeof(Blake2bState)};
-    GuardedArea runs[kLanes] = {GuardedArea{kAreaBytes}, GuardedArea{kAreaBytes},
-                                GuardedArea{kAreaBytes}, GuardedArea{kAreaBytes}};
+    GuardedArea states{kBlake2bpLanes * sizeof(Blake2bState)};
+    GuardedArea runs[kBlake2bpLanes] = {GuardedArea{kAreaBytes}, GuardedArea{kAreaBytes},
+                                        GuardedArea{kAreaBytes}, GuardedArea{kAreaBytes}};
     bool ok() const {
         bool all = input.ok() && states.ok();
         for (const GuardedArea& run : runs) {
@@ -92,13 +95,14 @@ struct Areas {
 
 // --- single lane
 
-void check_single_lane(b2kernels_test::Checks& checks, const blake2simd::KernelInfo& kernel,
-                       const Areas& areas) {
+void check_single_lane(b2kernels_test::Checks& checks,
+                       const blake2simd::Blake2bKernels::Kernel& kernel, const Areas& areas) {
     int cases = 0;
     for (const bool at_end : {true, false}) {
-        for (const size_t blocks : {size_t{1}, size_t{2}, size_t{3}, size_t{kMaxSteps * kLanes}}) {
-            for (const uint64_t increment : {uint64_t{kBlockBytes}, uint64_t{77}}) {
-                const size_t bytes = blocks * kBlockBytes;
+        for (const size_t blocks :
+             {size_t{1}, size_t{2}, size_t{3}, size_t{kMaxSteps * kBlake2bpLanes}}) {
+            for (const uint64_t increment : {uint64_t{kBlake2bBlockBytes}, uint64_t{77}}) {
+                const size_t bytes = blocks * kBlake2bBlockBytes;
                 uint8_t* input = at_end ? areas.input.at_end(bytes) : areas.input.at_start();
                 fill(input, bytes, static_cast<uint32_t>(blocks * 31 + increment));
                 auto* state = reinterpret_cast<Blake2bState*>(
@@ -127,7 +131,8 @@ void check_blake2s_single_lane(b2kernels_test::Checks& checks, const char* name,
     using blake2simd::kBlake2sBlockBytes;
     int cases = 0;
     for (const bool at_end : {true, false}) {
-        for (const size_t blocks : {size_t{1}, size_t{2}, size_t{3}, size_t{kMaxSteps * kLanes}}) {
+        for (const size_t blocks :
+             {size_t{1}, size_t{2}, size_t{3}, size_t{kMaxSteps * kBlake2bpLanes}}) {
             for (const uint32_t increment : {uint32_t{kBlake2sBlockBytes}, uint32_t{37}}) {
                 const size_t bytes = blocks * kBlake2sBlockBytes;
                 uint8_t* input = at_end ? areas.input.at_end(bytes) : areas.input.at_start();
@@ -160,60 +165,61 @@ void check_blake2s_single_lane(b2kernels_test::Checks& checks, const char* name,
 void reference4(Blake2bState* states, const uint8_t* const* blocks, size_t block_count,
                 size_t stride, uint64_t increment) {
     for (size_t k = 0; k < block_count; ++k) {
-        for (size_t lane = 0; lane < kLanes; ++lane) {
+        for (size_t lane = 0; lane < kBlake2bpLanes; ++lane) {
             blake2simd::kernels::compress_ref(&states[lane], blocks[lane] + k * stride, 1,
                                               increment);
         }
     }
 }
 
-void run4(b2kernels_test::Checks& checks, const dispatch::Lanes4Candidate& candidate,
-          const char* name, const Areas& areas, bool states_at_end, const uint8_t* const* blocks,
-          size_t steps, size_t stride, const char* layout) {
+void run4(b2kernels_test::Checks& checks, const dispatch::Candidate& candidate, const char* name,
+          const Areas& areas, bool states_at_end, const uint8_t* const* blocks, size_t steps,
+          size_t stride, const char* layout) {
     auto* states = reinterpret_cast<Blake2bState*>(
-        states_at_end ? areas.states.at_end(kLanes * sizeof(Blake2bState))
+        states_at_end ? areas.states.at_end(kBlake2bpLanes * sizeof(Blake2bState))
                       : areas.states.at_start());
-    Blake2bState expected[kLanes];
-    initial_states(expected, kLanes);
+    Blake2bState expected[kBlake2bpLanes];
+    initial_states(expected, kBlake2bpLanes);
     std::memcpy(states, expected, sizeof expected);
-    reference4(expected, blocks, steps, stride, kBlockBytes);
-    candidate.compress4(states, blocks, steps, stride, kBlockBytes);
+    reference4(expected, blocks, steps, stride, kBlake2bBlockBytes);
+    candidate.entry.blake2b_lanes(states, blocks, steps, stride, kBlake2bBlockBytes);
     const std::string what = std::string(name) +
                              (candidate.lane_by_lane ? " lane by lane " : " native 4-lane ") +
                              layout + ", " + std::to_string(steps) + " steps";
     checks.check(std::memcmp(states, expected, sizeof expected) == 0, what.c_str());
 }
 
-void check_four_lanes(b2kernels_test::Checks& checks, const dispatch::Lanes4Candidate& candidate,
+void check_four_lanes(b2kernels_test::Checks& checks, const dispatch::Candidate& candidate,
                       const char* name, const Areas& areas) {
     int cases = 0;
     for (const bool at_end : {true, false}) {
         for (size_t steps = 1; steps <= kMaxSteps; steps += 2) {
             // BLAKE2bp's layout: lane i reads block i of each 512-byte group.
-            const size_t bytes = steps * kLanes * kBlockBytes;
+            const size_t bytes = steps * kBlake2bpLanes * kBlake2bBlockBytes;
             uint8_t* message = at_end ? areas.input.at_end(bytes) : areas.input.at_start();
             fill(message, bytes, static_cast<uint32_t>(steps));
-            const uint8_t* interleaved[kLanes] = {message, message + kBlockBytes,
-                                                  message + 2 * kBlockBytes,
-                                                  message + 3 * kBlockBytes};
-            run4(checks, candidate, name, areas, at_end, interleaved, steps, kLanes * kBlockBytes,
+            const uint8_t* interleaved[kBlake2bpLanes] = {message, message + kBlake2bBlockBytes,
+                                                          message + 2 * kBlake2bBlockBytes,
+                                                          message + 3 * kBlake2bBlockBytes};
+            run4(checks, candidate, name, areas, at_end, interleaved, steps,
+                 kBlake2bpLanes * kBlake2bBlockBytes,
                  at_end ? "interleaved, ending at a guard" : "interleaved, starting at a guard");
             // Four separate runs, each against its own guard page.
-            const uint8_t* runs[kLanes];
-            for (size_t lane = 0; lane < kLanes; ++lane) {
-                uint8_t* run = at_end ? areas.runs[lane].at_end(steps * kBlockBytes)
+            const uint8_t* runs[kBlake2bpLanes];
+            for (size_t lane = 0; lane < kBlake2bpLanes; ++lane) {
+                uint8_t* run = at_end ? areas.runs[lane].at_end(steps * kBlake2bBlockBytes)
                                       : areas.runs[lane].at_start();
-                fill(run, steps * kBlockBytes, static_cast<uint32_t>(lane + 7 * steps));
+                fill(run, steps * kBlake2bBlockBytes, static_cast<uint32_t>(lane + 7 * steps));
                 runs[lane] = run;
             }
-            run4(checks, candidate, name, areas, !at_end, runs, steps, kBlockBytes,
+            run4(checks, candidate, name, areas, !at_end, runs, steps, kBlake2bBlockBytes,
                  "separate runs, each against a guard");
             cases += 2;
         }
         // One shared block (stride 0), as BLAKE2bp's key block.
-        uint8_t* block = at_end ? areas.input.at_end(kBlockBytes) : areas.input.at_start();
-        fill(block, kBlockBytes, 99);
-        const uint8_t* shared[kLanes] = {block, block, block, block};
+        uint8_t* block = at_end ? areas.input.at_end(kBlake2bBlockBytes) : areas.input.at_start();
+        fill(block, kBlake2bBlockBytes, 99);
+        const uint8_t* shared[kBlake2bpLanes] = {block, block, block, block};
         run4(checks, candidate, name, areas, at_end, shared, 1, 0, "one shared block at a guard");
         ++cases;
     }
@@ -225,7 +231,7 @@ void check_four_lanes(b2kernels_test::Checks& checks, const dispatch::Lanes4Cand
 
 void over_reading_kernel(Blake2bState* state, const uint8_t* blocks, size_t block_count,
                          uint64_t) noexcept {
-    const volatile uint8_t* past = blocks + block_count * kBlockBytes;
+    const volatile uint8_t* past = blocks + block_count * kBlake2bBlockBytes;
     state->h[0] ^= *past;
 }
 
@@ -245,12 +251,27 @@ bool guard_catches_an_over_read(const Areas& areas) {
         sigemptyset(&action.sa_mask);
         sigaction(SIGSEGV, &action, nullptr);
         Blake2bState state{};
-        over_reading_kernel(&state, areas.input.at_end(kBlockBytes), 1, kBlockBytes);
+        over_reading_kernel(&state, areas.input.at_end(kBlake2bBlockBytes), 1, kBlake2bBlockBytes);
         _exit(0);
     }
     int status = 0;
     return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
            WEXITSTATUS(status) == kFaulted;
+}
+
+// The indices of a single-lane form's usable candidates; the others are named.
+std::vector<size_t> usable_candidates(dispatch::Form form) {
+    std::vector<size_t> usable;
+    for (size_t i = 0; i < dispatch::candidates(form).size(); ++i) {
+        if (dispatch::facts(form)[i].usable) {
+            usable.push_back(i);
+        } else {
+            std::printf("  %-7s %s: not runnable here\n",
+                        row_of(dispatch::candidates(form)[i].id).name,
+                        dispatch::kForms[dispatch::index_of(form)].title);
+        }
+    }
+    return usable;
 }
 
 }  // namespace
@@ -264,34 +285,20 @@ int main() {
     }
     checks.check(guard_catches_an_over_read(areas),
                  "negative control: a kernel reading one byte past its block gets SIGSEGV");
-    for (const blake2simd::KernelInfo& kernel : dispatch::compiled_kernels()) {
-        if (dispatch::is_runnable(kernel)) {
-            check_single_lane(checks, kernel, areas);
-        } else {
-            std::printf("  %-7s not runnable here\n", kernel.name);
-        }
+    using dispatch::Form;
+    for (const size_t i : usable_candidates(Form::blake2b)) {
+        const dispatch::Candidate& c = dispatch::candidates(Form::blake2b)[i];
+        check_single_lane(checks, {row_of(c.id).name, c.entry.blake2b}, areas);
     }
-    const auto& features = blake2simd::cpu::detected_features();
-    for (const blake2simd::registry::KernelRow& row : blake2simd::registry::kKernelRows) {
-        if (!row.built || !row.blake2s.has_single || row.blake2s.compress == nullptr) {
-            continue;
-        }
-        if (blake2simd::registry::meets(row.need, features)) {
-            check_blake2s_single_lane(checks, row.name, row.blake2s.compress, areas);
-        } else {
-            std::printf("  %-7s BLAKE2s: not runnable here\n", row.name);
-        }
+    for (const size_t i : usable_candidates(Form::blake2s)) {
+        const dispatch::Candidate& c = dispatch::candidates(Form::blake2s)[i];
+        check_blake2s_single_lane(checks, row_of(c.id).name, c.entry.blake2s, areas);
     }
-    const auto candidates = dispatch::lanes4_candidates();
-    const auto measurements = dispatch::lanes4_measurements();
+    const auto candidates = dispatch::candidates(Form::blake2bp);
+    const auto measurements = dispatch::facts(Form::blake2bp);
     for (size_t i = 0; i < candidates.size(); ++i) {
-        const dispatch::Lanes4Candidate& candidate = candidates[i];
-        const char* name = "?";
-        for (const blake2simd::KernelInfo& kernel : dispatch::compiled_kernels()) {
-            if (kernel.id == candidate.id) {
-                name = kernel.name;
-            }
-        }
+        const dispatch::Candidate& candidate = candidates[i];
+        const char* name = row_of(candidate.id).name;
         if (!measurements[i].usable) {
             std::printf("  %-7s %-13s: not usable here\n", name,
                         candidate.lane_by_lane ? "lane by lane" : "native 4-lane");

@@ -13,7 +13,7 @@
 #include <cstring>
 #include <string>
 
-#include "dispatch.hpp"
+#include "forms.hpp"
 #include "kernels_check.hpp"
 #include "registry.hpp"
 #include "support/reference_compress.hpp"
@@ -24,20 +24,13 @@ using b2kernels_test::Random;
 namespace registry = blake2simd::registry;
 
 // What the generic tester needs to know of an algorithm.
-struct Blake2b {
-    using State = blake2simd::Blake2bState;
-    using Word = uint64_t;
-    using Compress = blake2simd::CompressFn;
-    static constexpr size_t kBlockBytes = blake2simd::kBlockBytes;
+// The kernels' traits of each member, plus the test's name and oracle for it.
+struct Blake2b : blake2simd::Blake2bKernels {
     static constexpr const char* kName = "BLAKE2b";
     static constexpr Compress kOracle = &b2kernels_test::reference_compress;
 };
 
-struct Blake2s {
-    using State = blake2simd::Blake2sState;
-    using Word = uint32_t;
-    using Compress = blake2simd::Blake2sCompressFn;
-    static constexpr size_t kBlockBytes = blake2simd::kBlake2sBlockBytes;
+struct Blake2s : blake2simd::Blake2sKernels {
     static constexpr const char* kName = "BLAKE2s";
     static constexpr Compress kOracle = &b2kernels_test::reference_blake2s_compress;
 };
@@ -236,53 +229,33 @@ void test_kernel(const char* name, uint64_t seed, typename Family::Compress comp
                 tester.cases());
 }
 
-// The BLAKE2b forms, through the dispatcher's catalogue: each must also be runnable (passed
-// its self-test) exactly when the CPU supports it. Returns how many ran.
-int test_blake2b_forms(const char* only, long random_cases, b2kernels_test::Checks& checks) {
+// A single-lane form's kernels, through the selection's candidates: each must also be usable
+// (passed its self-test) exactly when the CPU supports it. Returns how many ran.
+template <class Family>
+int test_single_lane_form(blake2simd::dispatch::Form form, uint64_t seed, const char* only,
+                          long random_cases, b2kernels_test::Checks& checks) {
     namespace dispatch = blake2simd::dispatch;
     const auto& features = blake2simd::cpu::detected_features();
+    const auto candidates = dispatch::candidates(form);
     int tested = 0;
-    for (const blake2simd::KernelInfo& kernel : dispatch::compiled_kernels()) {
-        if (only != nullptr && std::strcmp(kernel.name, only) != 0) {
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        const char* name = registry::row_of(candidates[i].id).name;
+        if (only != nullptr && std::strcmp(name, only) != 0) {
             continue;
         }
-        const bool supported = dispatch::cpu_can_run(kernel.id, features);
-        // A kernel the CPU supports but the dispatcher refuses means a failed self-test.
-        checks.check(
-            dispatch::is_runnable(kernel) == supported,
-            (std::string(kernel.name) + ": runnable exactly when the CPU supports it").c_str());
-        if (!dispatch::is_runnable(kernel)) {
-            std::printf("  %-7s BLAKE2b: SKIPPED (%s)\n", kernel.name,
+        const bool supported = dispatch::cpu_can_run(candidates[i].id, features);
+        const bool usable = dispatch::facts(form)[i].usable;
+        // A kernel the CPU supports but the selection refuses means a failed self-test.
+        checks.check(usable == supported,
+                     (std::string(name) + ": usable exactly when the CPU supports it").c_str());
+        if (!usable) {
+            std::printf("  %-7s %s: SKIPPED (%s)\n", name, Family::kName,
                         supported ? "failed its self-test" : "not supported by this CPU");
             continue;
         }
-        test_kernel<Blake2b>(kernel.name, 0x5eed0000ULL + static_cast<uint64_t>(kernel.id),
-                             kernel.compress, random_cases, checks);
+        test_kernel<Family>(name, seed + static_cast<uint64_t>(candidates[i].id),
+                            candidates[i].entry.*Family::kSingleEntry, random_cases, checks);
         ++tested;
-    }
-    return tested;
-}
-
-// The BLAKE2s forms: the BLAKE2s column of every built registry row that has one.
-int test_blake2s_forms(const char* only, long random_cases, b2kernels_test::Checks& checks) {
-    const auto& features = blake2simd::cpu::detected_features();
-    int tested = 0;
-    for (const registry::KernelRow& row : registry::kKernelRows) {
-        if (!row.built || !row.blake2s.has_single ||
-            (only != nullptr && std::strcmp(row.name, only) != 0)) {
-            continue;
-        }
-        checks.check(row.blake2s.compress != nullptr,
-                     (std::string(row.name) + ": a built BLAKE2s form has an entry").c_str());
-        if (!registry::meets(row.need, features)) {
-            std::printf("  %-7s BLAKE2s: SKIPPED (not supported by this CPU)\n", row.name);
-            continue;
-        }
-        if (row.blake2s.compress != nullptr) {
-            test_kernel<Blake2s>(row.name, 0x5eed2500ULL + static_cast<uint64_t>(row.id),
-                                 row.blake2s.compress, random_cases, checks);
-            ++tested;
-        }
     }
     return tested;
 }
@@ -341,17 +314,20 @@ int main(int argc, char** argv) {
             return b2kernels_test::kSkipExitCode;
         }
     } else {
-        const auto kernels = blake2simd::dispatch::compiled_kernels();
-        checks.check(!kernels.empty() && kernels[0].id == blake2simd::KernelId::ref,
-                     "the reference kernel comes first in the catalogue");
-        checks.check(blake2simd::dispatch::is_runnable(kernels[0]),
-                     "the reference kernel passes its self-test");
-        checks.check(registry::kKernelRows[0].blake2s.has_single,
-                     "the reference kernel has a BLAKE2s form");
+        for (const blake2simd::dispatch::FormRow& form : blake2simd::dispatch::kForms) {
+            const auto candidates = blake2simd::dispatch::candidates(form.form);
+            checks.check(!candidates.empty() && candidates[0].id == blake2simd::KernelId::ref,
+                         "the reference kernel comes first in every form");
+            checks.check(blake2simd::dispatch::facts(form.form)[0].usable,
+                         "the reference kernel passes every form's self-test");
+        }
     }
 
-    const int blake2b_forms = test_blake2b_forms(only, random_cases, checks);
-    const int blake2s_forms = test_blake2s_forms(only, random_cases, checks);
+    using blake2simd::dispatch::Form;
+    const int blake2b_forms =
+        test_single_lane_form<Blake2b>(Form::blake2b, 0x5eed0000ULL, only, random_cases, checks);
+    const int blake2s_forms =
+        test_single_lane_form<Blake2s>(Form::blake2s, 0x5eed2500ULL, only, random_cases, checks);
     std::printf("test_kernels: %d BLAKE2b and %d BLAKE2s kernel forms tested\n", blake2b_forms,
                 blake2s_forms);
     return checks.finish();

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "cpu_features.hpp"
-#include "kernel_blake2s.hpp"
+#include "kernel.hpp"
 #include "kernels_check.hpp"
 #include "lanes_by_lane.hpp"
 #include "registry.hpp"
@@ -173,7 +173,7 @@ void compare_random(const registry::KernelRow& row, long cases, Random& random, 
         const Layout layout = random_layout(area, count, random);
 
         kOracle8(expected, layout.blocks, count, layout.stride, increment);
-        row.blake2s.compress8(actual, layout.blocks, count, layout.stride, increment);
+        row.blake2s.lanes(actual, layout.blocks, count, layout.stride, increment);
         const bool same = std::memcmp(expected, actual, kStates * sizeof(Blake2sState)) == 0;
         if (!checks.check(same, "8-lane form equals eight single-lane runs")) {
             std::fprintf(stderr,
@@ -204,7 +204,7 @@ void check_rfc7693_abc(const registry::KernelRow& row, Checks& checks) {
         state.f[1] = 0;
         blocks[lane] = block;
     }
-    row.blake2s.compress8(states, blocks, 1, 0, 3);
+    row.blake2s.lanes(states, blocks, 1, 0, 3);
     for (size_t lane = 0; lane < kBlake2spLanes; ++lane) {
         uint8_t digest[32];
         for (size_t i = 0; i < 8; ++i) {
@@ -284,7 +284,7 @@ void check_guards(const registry::KernelRow& row, Random& random, Checks& checks
                 new (&states[lane]) Blake2sState(expected[lane]);
             }
             kOracle8(expected, blocks, kSteps, stride, kBlake2sBlockBytes);
-            row.blake2s.compress8(states, blocks, kSteps, stride, kBlake2sBlockBytes);
+            row.blake2s.lanes(states, blocks, kSteps, stride, kBlake2sBlockBytes);
             checks.check(std::memcmp(expected, states, kStateBytes) == 0,
                          "8-lane form within guard pages equals the oracle");
         }
@@ -310,14 +310,14 @@ int main(int argc, char** argv) {
     size_t ran = 0;
     size_t skipped = 0;
     for (const registry::KernelRow& row : registry::kKernelRows) {
-        if (!row.blake2s.has_native8) {
+        if (!row.blake2s.has_lanes) {
             continue;
         }
         if (!row.built) {
             std::printf("  %-7s not built by this toolchain\n", row.name);
             continue;
         }
-        checks.check(row.blake2s.compress8 != nullptr, "a built native form has an entry point");
+        checks.check(row.blake2s.lanes != nullptr, "a built native form has an entry point");
         if (!registry::meets(row.need, features)) {
             std::printf("  %-7s SKIPPED (this CPU cannot run it)\n", row.name);
             ++skipped;

@@ -48,7 +48,7 @@ void release(void* memory, const char*, int) noexcept {
 
 struct Context {
     blake2simd::ProviderContext* provider;
-    const blake2simd::KernelInfo* kernel;
+    const blake2simd::Blake2bKernels::Kernel* kernel;
 };
 
 const char* reason_text(uint32_t reason) {

@@ -8,14 +8,14 @@
 #include <cstring>
 #include <initializer_list>
 
-#include "compress_x64.hpp"
+#include "compress_blake2_x64.hpp"
 #include "kernel.hpp"
 #include "kernels_check.hpp"
 
 namespace {
 
 using blake2simd::Blake2bState;
-using blake2simd::kBlockBytes;
+using blake2simd::kBlake2bBlockBytes;
 using blake2simd::kernels::compress_ref;
 using blake2simd::kernels::compress_x64;
 
@@ -48,7 +48,7 @@ class GuardedBuffer {
   public:
     GuardedBuffer() noexcept {
         const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-        m_usable = (kMaxBlocks * kBlockBytes + kMaxMisalignment + page - 1) / page * page;
+        m_usable = (kMaxBlocks * kBlake2bBlockBytes + kMaxMisalignment + page - 1) / page * page;
         void* mapping = mmap(nullptr, m_usable + page, PROT_READ | PROT_WRITE,
                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (mapping == MAP_FAILED) {
@@ -77,12 +77,12 @@ class GuardedBuffer {
 void compare_once(GuardedBuffer& buffer, const Blake2bState& start, size_t blocks,
                   uint64_t increment, size_t misalignment, Random& random) {
     // The misalignment is applied at both ends: relative to the page and to the guard.
-    uint8_t* message = buffer.tail(blocks * kBlockBytes, misalignment);
-    for (size_t i = 0; i < blocks * kBlockBytes; ++i) {
+    uint8_t* message = buffer.tail(blocks * kBlake2bBlockBytes, misalignment);
+    for (size_t i = 0; i < blocks * kBlake2bBlockBytes; ++i) {
         message[i] = static_cast<uint8_t>(random.next());
     }
-    uint8_t copy[kMaxBlocks * kBlockBytes];
-    std::memcpy(copy, message, blocks * kBlockBytes);
+    uint8_t copy[kMaxBlocks * kBlake2bBlockBytes];
+    std::memcpy(copy, message, blocks * kBlake2bBlockBytes);
 
     Blake2bState expected = start;
     Blake2bState actual = start;
@@ -93,7 +93,7 @@ void compare_once(GuardedBuffer& buffer, const Blake2bState& start, size_t block
         report_mismatch("state differs from compress_ref", expected, actual, blocks, increment,
                         misalignment);
     }
-    if (std::memcmp(copy, message, blocks * kBlockBytes) != 0) {
+    if (std::memcmp(copy, message, blocks * kBlake2bBlockBytes) != 0) {
         ++g_failures;
         std::fprintf(stderr, "FAIL the kernel wrote to its input (blocks=%zu)\n", blocks);
     }
@@ -114,7 +114,7 @@ Blake2bState random_state(Random& random) {
 }
 
 void test_random_states(GuardedBuffer& buffer, Random& random) {
-    for (uint64_t increment = 0; increment <= kBlockBytes; ++increment) {
+    for (uint64_t increment = 0; increment <= kBlake2bBlockBytes; ++increment) {
         for (int repeat = 0; repeat < 3; ++repeat) {
             const size_t blocks = 1 + random.below(kMaxBlocks);
             const size_t misalignment = random.below(kMaxMisalignment + 1);
@@ -123,7 +123,8 @@ void test_random_states(GuardedBuffer& buffer, Random& random) {
     }
     for (size_t blocks = 1; blocks <= kMaxBlocks; ++blocks) {
         for (size_t misalignment = 0; misalignment <= kMaxMisalignment; ++misalignment) {
-            compare_once(buffer, random_state(random), blocks, kBlockBytes, misalignment, random);
+            compare_once(buffer, random_state(random), blocks, kBlake2bBlockBytes, misalignment,
+                         random);
         }
     }
 }
@@ -164,7 +165,7 @@ void test_flags(GuardedBuffer& buffer, Random& random) {
 void test_zero_blocks(Random& random) {
     const Blake2bState start = random_state(random);
     Blake2bState state = start;
-    compress_x64(&state, nullptr, 0, kBlockBytes);
+    compress_x64(&state, nullptr, 0, kBlake2bBlockBytes);
     ++g_checks;
     if (std::memcmp(&state, &start, sizeof state) != 0) {
         ++g_failures;
@@ -251,12 +252,13 @@ void test_abi(GuardedBuffer& buffer, Random& random) {
     for (size_t blocks : {size_t{0}, size_t{1}, size_t{3}}) {
         Blake2bState expected = random_state(random);
         Blake2bState actual = expected;
-        uint8_t* message = buffer.tail(blocks * kBlockBytes, 0);
-        for (size_t i = 0; i < blocks * kBlockBytes; ++i) {
+        uint8_t* message = buffer.tail(blocks * kBlake2bBlockBytes, 0);
+        for (size_t i = 0; i < blocks * kBlake2bBlockBytes; ++i) {
             message[i] = static_cast<uint8_t>(random.next());
         }
-        compress_ref(&expected, message, blocks, kBlockBytes);
-        const uint64_t clobbered = x64_kernel_abi_probe(&actual, message, blocks, kBlockBytes);
+        compress_ref(&expected, message, blocks, kBlake2bBlockBytes);
+        const uint64_t clobbered =
+            x64_kernel_abi_probe(&actual, message, blocks, kBlake2bBlockBytes);
         ++g_checks;
         if (clobbered != 0 || std::memcmp(&expected, &actual, sizeof expected) != 0) {
             ++g_failures;

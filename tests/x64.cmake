@@ -7,8 +7,8 @@ get_property(b2_built_kernels GLOBAL PROPERTY B2_KERNELS)
 if(Python3_Interpreter_FOUND)
   # Checked on every platform: the committed .S must be what the generator writes.
   add_test(NAME kernels.x64_generated_up_to_date
-           COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/kernels/gen_compress_x64.py
-                   --check ${PROJECT_SOURCE_DIR}/kernels/compress_x64.S)
+           COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/kernels/gen_compress_blake2_x64.py
+                   --check ${PROJECT_SOURCE_DIR}/kernels/compress_blake2_x64.S)
   set_tests_properties(kernels.x64_generated_up_to_date PROPERTIES LABELS "kernels" TIMEOUT 60)
 endif()
 

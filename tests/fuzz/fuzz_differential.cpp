@@ -20,7 +20,6 @@
 #include <vector>
 
 #include "blake2_engine.hpp"
-#include "dispatch.hpp"
 #include "engine_kernels.hpp"
 #include "fuzz_common.hpp"
 #include "rfc7693.hpp"
@@ -220,11 +219,11 @@ Bytes evp_tree(const Case& c, const EVP_MD* md, EVP_MAC* mac, size_t size, bool 
 void check_blake2bp(const Case& c) {
     namespace dispatch = blake2simd::dispatch;
     const Bytes expected = rfc7693::blake2bp(c.key, c.key_len, c.message, c.message_len);
-    const auto candidates = dispatch::lanes4_candidates();
-    const auto usable = dispatch::lanes4_measurements();
+    const auto candidates = dispatch::candidates(dispatch::Form::blake2bp);
+    const auto usable = dispatch::facts(dispatch::Form::blake2bp);
     for (size_t i = 0; i < candidates.size(); ++i) {
         if (usable[i].usable && engine_blake2bp(c, single_lane_for(candidates[i].id),
-                                                candidates[i].compress4) != expected) {
+                                                candidates[i].entry.blake2b_lanes) != expected) {
             fuzz::mismatch(candidates[i].lane_by_lane ? "BLAKE2bp engine, lane by lane"
                                                       : "BLAKE2bp engine, native 4-lane");
         }
@@ -250,10 +249,9 @@ Case blake2s_case(const Case& c) {
 
 void check_blake2s(const Case& c) {
     const Bytes expected = oracle<rfc7693::blake2s::Options>(c);
-    for (const blake2simd::Blake2sKernelInfo& kernel : blake2simd::dispatch::blake2s_kernels()) {
-        if (blake2simd::dispatch::blake2s_is_runnable(kernel) &&
-            engine_digest<blake2simd::Blake2sFamily>(c, kernel.compress) != expected) {
-            fuzz::mismatch(kernel.name);
+    for (const blake2simd::Blake2sKernels::Kernel* kernel : runnable_blake2s_kernels()) {
+        if (engine_digest<blake2simd::Blake2sFamily>(c, kernel->compress) != expected) {
+            fuzz::mismatch(kernel->name);
         }
     }
     const fuzz::Providers& p = fuzz::providers();
@@ -292,11 +290,11 @@ Bytes engine_blake2sp(const Case& c, blake2simd::Blake2sCompressFn compress,
 void check_blake2sp(const Case& c) {
     namespace dispatch = blake2simd::dispatch;
     const Bytes expected = rfc7693::blake2sp(c.key, c.key_len, c.message, c.message_len);
-    const auto candidates = dispatch::lanes8_candidates();
-    const auto usable = dispatch::lanes8_measurements();
+    const auto candidates = dispatch::candidates(dispatch::Form::blake2sp);
+    const auto usable = dispatch::facts(dispatch::Form::blake2sp);
     for (size_t i = 0; i < candidates.size(); ++i) {
         if (usable[i].usable && engine_blake2sp(c, blake2s_single_lane_for(candidates[i].id),
-                                                candidates[i].compress8) != expected) {
+                                                candidates[i].entry.blake2s_lanes) != expected) {
             fuzz::mismatch(candidates[i].lane_by_lane ? "BLAKE2sp engine, lane by lane"
                                                       : "BLAKE2sp engine, native 8-lane");
         }
@@ -406,10 +404,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const Case c = read_case(in);
     const Bytes expected = oracle<rfc7693::Options>(c);
 
-    for (const blake2simd::KernelInfo& kernel : blake2simd::dispatch::compiled_kernels()) {
-        if (blake2simd::dispatch::is_runnable(kernel) &&
-            engine_digest<blake2simd::Blake2bFamily>(c, kernel.compress) != expected) {
-            fuzz::mismatch(kernel.name);
+    for (const blake2simd::Blake2bKernels::Kernel* kernel : runnable_kernels()) {
+        if (engine_digest<blake2simd::Blake2bFamily>(c, kernel->compress) != expected) {
+            fuzz::mismatch(kernel->name);
         }
     }
     const fuzz::Providers& p = fuzz::providers();

@@ -5,54 +5,89 @@
 #include <cstdio>
 #include <vector>
 
-#include "dispatch.hpp"
-#include "kernel_blake2s.hpp"
+#include "forms.hpp"
 
-// Each kernel left out is named on stdout, so a run shows what it did not cover.
-inline std::vector<const blake2simd::KernelInfo*> runnable_kernels() {
-    std::vector<const blake2simd::KernelInfo*> runnable;
-    for (const blake2simd::KernelInfo& kernel : blake2simd::dispatch::compiled_kernels()) {
-        if (blake2simd::dispatch::is_runnable(kernel)) {
-            runnable.push_back(&kernel);
+namespace engine_kernels {
+
+namespace dispatch = blake2simd::dispatch;
+
+// The usable candidates of a form, with their indices; each left out is named on stdout, so a
+// run shows what it did not cover.
+inline std::vector<size_t> usable_indices(dispatch::Form form) {
+    const auto candidates = dispatch::candidates(form);
+    const auto facts = dispatch::facts(form);
+    std::vector<size_t> usable;
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        if (facts[i].usable) {
+            usable.push_back(i);
         } else {
-            std::printf("kernel %s: not runnable on this host, skipped\n", kernel.name);
+            std::printf("%s %s%s: not usable on this host, skipped\n",
+                        dispatch::kForms[dispatch::index_of(form)].title,
+                        blake2simd::registry::row_of(candidates[i].id).name,
+                        candidates[i].lane_by_lane ? " lane by lane" : "");
         }
     }
-    return runnable;
+    return usable;
 }
 
-// The single-lane kernel of a 4-lane candidate's instruction set serves the BLAKE2bp engine's
-// other blocks (last blocks, root), as in the provider; ref where it cannot run.
+// The single-lane kernels of a member this host runs, as contexts hold them (stable addresses).
+template <class Family>
+const std::vector<typename Family::Kernel>& runnable_of(dispatch::Form form) {
+    static const std::vector<typename Family::Kernel> kernels = [form] {
+        std::vector<typename Family::Kernel> usable;
+        for (const size_t i : usable_indices(form)) {
+            const dispatch::Candidate& c = dispatch::candidates(form)[i];
+            usable.push_back(
+                {blake2simd::registry::row_of(c.id).name, c.entry.*Family::kSingleEntry});
+        }
+        return usable;
+    }();
+    return kernels;
+}
+
+template <class Family>
+std::vector<const typename Family::Kernel*> pointers_to(
+    const std::vector<typename Family::Kernel>& all) {
+    std::vector<const typename Family::Kernel*> pointers;
+    for (const auto& kernel : all) {
+        pointers.push_back(&kernel);
+    }
+    return pointers;
+}
+
+// The single-lane kernel of a multi-lane candidate's row serves the tree engines' other blocks
+// (last blocks, root), as in the provider; the reference where that row's cannot run.
+template <class Family>
+typename Family::Compress single_lane_for(dispatch::Form single, blake2simd::KernelId id) {
+    const auto candidates = dispatch::candidates(single);
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        if (candidates[i].id == id && dispatch::facts(single)[i].usable) {
+            return candidates[i].entry.*Family::kSingleEntry;
+        }
+    }
+    return candidates[0].entry.*Family::kSingleEntry;
+}
+
+}  // namespace engine_kernels
+
+inline std::vector<const blake2simd::Blake2bKernels::Kernel*> runnable_kernels() {
+    using blake2simd::Blake2bKernels;
+    return engine_kernels::pointers_to<Blake2bKernels>(
+        engine_kernels::runnable_of<Blake2bKernels>(blake2simd::dispatch::Form::blake2b));
+}
+
+inline std::vector<const blake2simd::Blake2sKernels::Kernel*> runnable_blake2s_kernels() {
+    using blake2simd::Blake2sKernels;
+    return engine_kernels::pointers_to<Blake2sKernels>(
+        engine_kernels::runnable_of<Blake2sKernels>(blake2simd::dispatch::Form::blake2s));
+}
+
 inline blake2simd::CompressFn single_lane_for(blake2simd::KernelId id) {
-    namespace dispatch = blake2simd::dispatch;
-    for (const blake2simd::KernelInfo& kernel : dispatch::compiled_kernels()) {
-        if (kernel.id == id && dispatch::is_runnable(kernel)) {
-            return kernel.compress;
-        }
-    }
-    return dispatch::compiled_kernels()[0].compress;
+    return engine_kernels::single_lane_for<blake2simd::Blake2bKernels>(
+        blake2simd::dispatch::Form::blake2b, id);
 }
 
-// The BLAKE2s kernels this host runs (the blake2s column of the registry's rows).
-inline std::vector<const blake2simd::Blake2sKernelInfo*> runnable_blake2s_kernels() {
-    std::vector<const blake2simd::Blake2sKernelInfo*> runnable;
-    for (const blake2simd::Blake2sKernelInfo& kernel : blake2simd::dispatch::blake2s_kernels()) {
-        if (blake2simd::dispatch::blake2s_is_runnable(kernel)) {
-            runnable.push_back(&kernel);
-        } else {
-            std::printf("BLAKE2s kernel %s: not runnable on this host, skipped\n", kernel.name);
-        }
-    }
-    return runnable;
-}
-
-// As single_lane_for, for the BLAKE2sp engine's single-lane blocks.
 inline blake2simd::Blake2sCompressFn blake2s_single_lane_for(blake2simd::KernelId id) {
-    namespace dispatch = blake2simd::dispatch;
-    for (const blake2simd::Blake2sKernelInfo& kernel : dispatch::blake2s_kernels()) {
-        if (kernel.id == id && dispatch::blake2s_is_runnable(kernel)) {
-            return kernel.compress;
-        }
-    }
-    return dispatch::blake2s_kernels()[0].compress;
+    return engine_kernels::single_lane_for<blake2simd::Blake2sKernels>(
+        blake2simd::dispatch::Form::blake2s, id);
 }

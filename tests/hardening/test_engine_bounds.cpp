@@ -24,8 +24,8 @@
 
 #include "b2test/check.hpp"
 #include "blake2_engine.hpp"
-#include "dispatch.hpp"
 #include "engine_kernels.hpp"
+#include "forms.hpp"
 #include "rfc7693.hpp"
 #include "tree_engine.hpp"
 
@@ -168,8 +168,8 @@ void check_blake2s_streams(b2test::Report& report, Guarded& engine_area, const u
                            size_t length, const uint8_t* key, size_t key_length,
                            const std::string& where) {
     namespace dispatch = blake2simd::dispatch;
-    const auto candidates = dispatch::lanes8_candidates();
-    const auto measurements = dispatch::lanes8_measurements();
+    const auto candidates = dispatch::candidates(dispatch::Form::blake2sp);
+    const auto measurements = dispatch::facts(dispatch::Form::blake2sp);
     const Bytes expected_sp = rfc7693::blake2sp(key, key_length, message, length);
     for (size_t c = 0; c < candidates.size(); ++c) {
         if (!measurements[c].usable) {
@@ -177,8 +177,8 @@ void check_blake2s_streams(b2test::Report& report, Guarded& engine_area, const u
         }
         for (const size_t piece : {size_t{4096}, size_t{511}, size_t{100}}) {
             auto* engine = new (engine_area.usable) Blake2spEngine;
-            engine->start(blake2s_single_lane_for(candidates[c].id), candidates[c].compress8, key,
-                          key_length);
+            engine->start(blake2s_single_lane_for(candidates[c].id),
+                          candidates[c].entry.blake2s_lanes, key, key_length);
             B2_CHECK(report, stream(*engine, message, length, piece, 32) == expected_sp,
                      "BLAKE2sp, candidate " + std::to_string(c) + ", " + where + ", pieces of " +
                          std::to_string(piece));
@@ -188,7 +188,7 @@ void check_blake2s_streams(b2test::Report& report, Guarded& engine_area, const u
     o.key = key;
     o.key_len = key_length;
     const Bytes expected_s = rfc7693::blake2s::hash(o, message, length);
-    for (const blake2simd::Blake2sKernelInfo* kernel : runnable_blake2s_kernels()) {
+    for (const blake2simd::Blake2sKernels::Kernel* kernel : runnable_blake2s_kernels()) {
         auto* engine = new (engine_area.usable) Blake2sEngine;
         blake2simd::Blake2sParams params;
         params.key_length = static_cast<uint8_t>(key_length);
@@ -213,8 +213,8 @@ void check_streams_at_guards(b2test::Report& report) {
         return;
     }
     static const uint8_t key[] = "streams against guard pages";
-    const auto candidates = dispatch::lanes4_candidates();
-    const auto measurements = dispatch::lanes4_measurements();
+    const auto candidates = dispatch::candidates(dispatch::Form::blake2bp);
+    const auto measurements = dispatch::facts(dispatch::Form::blake2bp);
     for (const size_t length :
          {0, 1, 127, 128, 129, 511, 512, 513, 895, 896, 897, 1024, 1500, 2049, 4096}) {
         for (const bool at_end : {true, false}) {
@@ -232,8 +232,8 @@ void check_streams_at_guards(b2test::Report& report) {
                     }
                     for (const size_t piece : {size_t{4096}, size_t{511}, size_t{100}}) {
                         auto* engine = new (engine_area.usable) Blake2bpEngine;
-                        engine->start(single_lane_for(candidates[c].id), candidates[c].compress4,
-                                      key, key_length);
+                        engine->start(single_lane_for(candidates[c].id),
+                                      candidates[c].entry.blake2b_lanes, key, key_length);
                         B2_CHECK(report, stream(*engine, message, length, piece) == expected_bp,
                                  "BLAKE2bp, candidate " + std::to_string(c) + ", " +
                                      std::to_string(length) + " bytes " +
@@ -248,14 +248,12 @@ void check_streams_at_guards(b2test::Report& report) {
                 check_blake2s_streams(report, engine_area, message, length, key, key_length,
                                       std::to_string(length) + " bytes " +
                                           (at_end ? "ending at" : "starting at") + " a guard");
-                for (const blake2simd::KernelInfo& kernel : dispatch::compiled_kernels()) {
-                    if (!dispatch::is_runnable(kernel)) {
-                        continue;
-                    }
+                for (const blake2simd::Blake2bKernels::Kernel* runnable : runnable_kernels()) {
+                    const blake2simd::Blake2bKernels::Kernel& kernel = *runnable;
                     auto* engine = new (engine_area.usable) Blake2bEngine;
                     blake2simd::Blake2bParams params;
                     params.key_length = static_cast<uint8_t>(key_length);
-                    uint8_t padded[blake2simd::kMaxKeyBytes] = {};
+                    uint8_t padded[blake2simd::kBlake2bMaxKeyBytes] = {};
                     std::memcpy(padded, key, key_length);
                     if (keyed) {
                         engine->start_keyed_empty(kernel.compress, params, padded);
@@ -275,8 +273,10 @@ void check_streams_at_guards(b2test::Report& report) {
 }  // namespace
 
 int main() {
-    const blake2simd::KernelInfo& ref = blake2simd::dispatch::compiled_kernels()[0];
-    const blake2simd::Compress4Fn ref4 = blake2simd::dispatch::lanes4_candidates()[0].compress4;
+    namespace dispatch = blake2simd::dispatch;
+    const blake2simd::Blake2bKernels::Kernel ref = *runnable_kernels()[0];
+    const blake2simd::Compress4Fn ref4 =
+        dispatch::candidates(dispatch::Form::blake2bp)[0].entry.blake2b_lanes;
     b2test::Report report("test_engine_bounds", std::numeric_limits<int>::max());
     // Every pending length class of BLAKE2bp: none, part of a group, more than a group.
     for (const size_t buffered :
@@ -307,9 +307,9 @@ int main() {
                             }),
                       what);
     }
-    const blake2simd::Blake2sKernelInfo& ref_s = blake2simd::dispatch::blake2s_kernels()[0];
+    const blake2simd::Blake2sKernels::Kernel ref_s = *runnable_blake2s_kernels()[0];
     const blake2simd::Blake2sCompress8Fn ref8 =
-        blake2simd::dispatch::lanes8_candidates()[0].compress8;
+        dispatch::candidates(dispatch::Form::blake2sp)[0].entry.blake2s_lanes;
     // BLAKE2sp: none, part of a group of eight blocks, a group, more than a group.
     for (const size_t buffered : {size_t{0}, size_t{1}, size_t{63}, size_t{64}, size_t{511},
                                   size_t{512}, size_t{600}, size_t{1023}}) {

@@ -10,8 +10,8 @@
 
 #include "b2test/check.hpp"
 #include "blake2_engine.hpp"
-#include "dispatch.hpp"
 #include "engine_kernels.hpp"
+#include "forms.hpp"
 #include "rfc7693.hpp"
 
 namespace {
@@ -33,7 +33,9 @@ struct Blake2b {
     static constexpr size_t kBlock = 128;
     static constexpr size_t kDigest = 64;
     static constexpr const char* kName = "BLAKE2b";
-    static std::vector<const blake2simd::KernelInfo*> kernels() { return runnable_kernels(); }
+    static std::vector<const blake2simd::Blake2bKernels::Kernel*> kernels() {
+        return runnable_kernels();
+    }
     static std::vector<uint8_t> oracle(const Oracle& start, const std::vector<uint8_t>& message) {
         return rfc7693::finish_from(start, message.data(), message.size(), kDigest);
     }
@@ -47,7 +49,7 @@ struct Blake2s {
     static constexpr size_t kBlock = 64;
     static constexpr size_t kDigest = 32;
     static constexpr const char* kName = "BLAKE2s";
-    static std::vector<const blake2simd::Blake2sKernelInfo*> kernels() {
+    static std::vector<const blake2simd::Blake2sKernels::Kernel*> kernels() {
         return runnable_blake2s_kernels();
     }
     static std::vector<uint8_t> oracle(const Oracle& start, const std::vector<uint8_t>& message) {

@@ -22,10 +22,10 @@ struct Blake2b {
     using Family = blake2simd::Blake2bFamily;
     using Engine = blake2simd::Blake2bEngine;
     using Params = blake2simd::Blake2bParams;
-    using Kernel = blake2simd::KernelInfo;
+    using Kernel = blake2simd::Blake2bKernels::Kernel;
     using Oracle = rfc7693::Options;
-    static constexpr size_t kMaxKey = blake2simd::kMaxKeyBytes;
-    static constexpr size_t kSalt = blake2simd::kSaltBytes;
+    static constexpr size_t kMaxKey = blake2simd::kBlake2bMaxKeyBytes;
+    static constexpr size_t kSalt = blake2simd::kBlake2bSaltBytes;
     static constexpr size_t kBlock = 128;
     static std::vector<const Kernel*> kernels() { return runnable_kernels(); }
     static std::vector<uint8_t> hash(const Oracle& o, const std::vector<uint8_t>& message) {
@@ -37,7 +37,7 @@ struct Blake2s {
     using Family = blake2simd::Blake2sFamily;
     using Engine = blake2simd::Blake2sEngine;
     using Params = blake2simd::Blake2sParams;
-    using Kernel = blake2simd::Blake2sKernelInfo;
+    using Kernel = blake2simd::Blake2sKernels::Kernel;
     using Oracle = rfc7693::blake2s::Options;
     static constexpr size_t kMaxKey = blake2simd::kBlake2sMaxKeyBytes;
     static constexpr size_t kSalt = 8;

@@ -1,7 +1,7 @@
 // The test oracles for every compression kernel: rfc7693.hpp's BLAKE2b and BLAKE2s compressions,
 // as plainly as RFC 7693 section 3.2 states them, behind the kernels' CompressFn and
 // Blake2sCompressFn contracts. The shipped `ref` kernels are tuned for speed
-// (kernels/compress_ref.cpp, compress_blake2s_ref.cpp); these stay simple and independent of
+// (kernels/compress_blake2_ref.cpp); these stay simple and independent of
 // them (own IV, sigma and parameter block).
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
@@ -27,8 +27,8 @@ inline void reference_compress(blake2simd::Blake2bState* state, const uint8_t* b
     oracle.t[1] = state->t[1];
     for (size_t i = 0; i < block_count; ++i) {
         rfc7693::add_to_counter(oracle, counter_increment);
-        rfc7693::compress_with_flags(oracle, blocks + i * blake2simd::kBlockBytes, state->f[0],
-                                     state->f[1]);
+        rfc7693::compress_with_flags(oracle, blocks + i * blake2simd::kBlake2bBlockBytes,
+                                     state->f[0], state->f[1]);
     }
     for (int i = 0; i < 8; ++i) {
         state->h[i] = oracle.h[i];
@@ -37,7 +37,7 @@ inline void reference_compress(blake2simd::Blake2bState* state, const uint8_t* b
     state->t[1] = oracle.t[1];
 }
 
-// Same contract as blake2simd::Blake2sCompressFn (kernels/kernel_blake2s.hpp): a 64-bit counter
+// Same contract as blake2simd::Blake2sCompressFn (kernels/kernel.hpp): a 64-bit counter
 // in two 32-bit words, the flags in state->f applied to every block as they are.
 inline void reference_blake2s_compress(blake2simd::Blake2sState* state, const uint8_t* blocks,
                                        size_t block_count, uint32_t counter_increment) noexcept {

@@ -1,5 +1,5 @@
-// Scalar x86-64 BLAKE2b kernel, generated assembly (gen_compress_x64.py -> compress_x64.S); the
-// same file defines kernels::blake2s_compress_x64 (declared in kernel_blake2s.hpp).
+// Scalar x86-64 BLAKE2b kernel, generated assembly (gen_compress_blake2_x64.py ->
+// compress_blake2_x64.S); the same file defines kernels::blake2s_compress_x64 (kernel.hpp).
 // SPDX-License-Identifier: Apache-2.0
 //
 // Restricted header (see blake2b_state.hpp): declarations only. Available when the build

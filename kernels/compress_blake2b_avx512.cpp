@@ -7,9 +7,9 @@
 
 namespace blake2simd::kernels {
 namespace {
-#define B2_256_HAS_VPRORQ 1
-#include "compress_256.inc"
-#undef B2_256_HAS_VPRORQ
+#define B2_BODY_HAS_ROTATE 1
+#include "blake2b_256.inc"
+#undef B2_BODY_HAS_ROTATE
 }  // namespace
 
 void compress_avx512(Blake2bState* state, const uint8_t* blocks, size_t block_count,

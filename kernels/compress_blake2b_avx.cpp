@@ -6,9 +6,9 @@
 
 namespace blake2simd::kernels {
 namespace {
-#define B2_128_HAS_BLEND 1
-#include "compress_128.inc"
-#undef B2_128_HAS_BLEND
+#define B2_BODY_HAS_BLEND 1
+#include "blake2b_128.inc"
+#undef B2_BODY_HAS_BLEND
 }  // namespace
 
 void compress_avx(Blake2bState* state, const uint8_t* blocks, size_t block_count,

@@ -2,13 +2,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <immintrin.h>
 
-#include "lanes4.hpp"
+#include "kernel.hpp"
 
 namespace blake2simd::kernels {
 namespace {
-#define B2_LANES4_HAS_VPRORQ 0
-#include "lanes4_256.inc"
-#undef B2_LANES4_HAS_VPRORQ
+#define B2_BODY_HAS_ROTATE 0
+#include "blake2b4_256.inc"
+#undef B2_BODY_HAS_ROTATE
 }  // namespace
 
 void compress4_avx2(Blake2bState* states, const uint8_t* const* blocks, size_t block_count,

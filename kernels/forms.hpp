@@ -1,0 +1,189 @@
+// The forms a kernel can serve, and the one selection process that serves every form: facts
+// (CPU detection, self-tests) once per process, one calibration on the first automatic choice
+// (never at load time), one choice policy, one describer; all thread-safe.
+// SPDX-License-Identifier: Apache-2.0
+//
+// The provider calls parse_request(), serve() and describe() once per provider instance, and
+// reference_kernel_works(); the rest is exposed for the tests and diagnostics.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <span>
+#include <string_view>
+
+#include "cpu_features.hpp"
+#include "kernel_families.hpp"
+#include "registry.hpp"
+
+namespace blake2simd::dispatch {
+
+// One form a kernel serves: a member of the family, `lanes` states per call. Adding a form is a
+// row of kForms (its candidates come from the registry's columns of its member).
+enum class Form : uint8_t { blake2b, blake2bp, blake2s, blake2sp };
+
+struct FormRow {
+    Form form;  // its index in kForms
+    Member member;
+    size_t lanes;        // 1, or the leaves of the member's tree mode
+    const char* label;   // its name in buildinfo
+    const char* title;   // its name in a refusal ("has no BLAKE2s form")
+    const char* native;  // a native candidate's form in a description
+    // Calibration: blocks into each lane per timed call, at most that many rounds, within that
+    // many microseconds of the first use's budget.
+    size_t calibration_units;
+    int calibration_rounds;
+    double budget_microseconds;
+};
+
+inline constexpr FormRow kForms[] = {
+    {Form::blake2b, Member::blake2b, 1, "kernel", "BLAKE2b", "native", 24, 7, 700},
+    {Form::blake2bp, Member::blake2b, 4, "blake2bp", "BLAKE2bp", "native 4-lane", 24, 5, 500},
+    {Form::blake2s, Member::blake2s, 1, "blake2s", "BLAKE2s", "native", 32, 7, 400},
+    // Fewer units: the reference lane by lane (always a candidate) is slow.
+    {Form::blake2sp, Member::blake2s, 8, "blake2sp", "BLAKE2sp", "native 8-lane", 16, 5, 400},
+};
+inline constexpr size_t kFormCount = sizeof kForms / sizeof kForms[0];
+
+constexpr size_t index_of(Form form) noexcept {
+    return static_cast<size_t>(form);
+}
+
+// The first use of the provider calibrates every form; together they stay within 2 ms.
+inline constexpr double kFirstUseBudgetMicroseconds = 2000;
+
+// Each row at its Form's index; the calibration budgets' sum checked against the first use's.
+constexpr bool forms_are_sound() noexcept {
+    double sum = 0;
+    for (size_t f = 0; f < kFormCount; ++f) {
+        sum += kForms[f].budget_microseconds;
+        const size_t tree_lanes =
+            kForms[f].member == Member::blake2b ? Blake2bKernels::kLanes : Blake2sKernels::kLanes;
+        if (index_of(kForms[f].form) != f ||
+            (kForms[f].lanes != 1 && kForms[f].lanes != tree_lanes)) {
+            return false;
+        }
+    }
+    return sum <= kFirstUseBudgetMicroseconds;
+}
+static_assert(forms_are_sound(),
+              "kForms: a row out of place, lanes not the tree mode's, or budgets over");
+
+// One way to serve a form: a row's own entry point for it, or its single-lane one lane by lane.
+struct Candidate {
+    KernelId id;        // its registry row: name and CPU need
+    bool lane_by_lane;  // the row's single-lane kernel, once per lane
+    Entry entry;
+};
+
+struct Measurement {
+    // Built, runnable on this CPU, passed the form's self-test (never run otherwise); for a
+    // lane-by-lane candidate its single-lane kernel too.
+    bool usable;
+    double nanoseconds_per_unit;  // one block into each lane; 0 if not measured
+};
+
+// A request (BLAKE2SIMD_KERNEL, `kernel =`), parsed once: the one place that matches names.
+struct KernelRequest {
+    enum class Kind : uint8_t { automatic, named, absent, not_a_name };
+    Kind kind;       // named: a built row; absent: a name no built row has
+    KernelId id;     // named only
+    char shown[25];  // named and absent: the request as given (it looks like a kernel name)
+};
+
+// Names match case-insensitively, as OpenSSL's do; empty means auto. A request that is no kernel
+// name (letters, digits, '-' and '_', at most 24) is never echoed: buildinfo reaches terminals.
+KernelRequest parse_request(std::string_view request) noexcept;
+
+struct Serving {
+    bool served;     // false: the form's reference candidate is not usable; nothing serves
+    bool automatic;  // the automatic choice serves: auto, empty, or a refused request
+    Candidate candidate;
+    char description[256];  // "<kernel> (<why>)" for buildinfo
+
+    const char* name() const noexcept { return registry::row_of(candidate.id).name; }
+};
+using Servings = std::array<Serving, kFormCount>;
+
+// Every form's serving for the request. A request that names a row serves its form natively if
+// usable, else lane by lane; any other request, or a row with neither, gets the fastest usable
+// candidate of this process's calibration, which runs then (a named row never waits for it).
+Servings serve(const KernelRequest& request) noexcept;
+
+// "<label> <description>; ..." over every form, for buildinfo.
+void describe(const Servings& servings, char* out, size_t size) noexcept;
+
+// Whether every form's reference candidate passed its self-test: the condition for offering any
+// algorithm. Runs the self-tests (microseconds), not the calibration.
+bool reference_kernel_works() noexcept;
+
+template <class Family>
+typename Family::Kernel single_kernel(const Serving& serving) noexcept {
+    return {serving.name(), serving.candidate.entry.*Family::kSingleEntry};
+}
+
+template <class Family>
+typename Family::LanesKernel lanes_kernel(const Serving& serving) noexcept {
+    return {serving.name(), serving.candidate.entry.*Family::kLanesEntry};
+}
+
+// --- The pieces serve() is made of, for tests and diagnostics.
+
+// Whether a CPU with these features can execute the instructions of the kernel's row.
+bool cpu_can_run(KernelId id, const cpu::CpuFeatures& features) noexcept;
+
+// The form's candidates in this build: its member's single-lane kernels (the reference first),
+// for a multi-lane form each lane by lane, then the native multi-lane forms, in registry order.
+std::span<const Candidate> candidates(Form form) noexcept;
+
+// Pure choice: `measurements[i]` belongs to `candidates[i]`, candidates[0] is the reference.
+// Never returns a candidate the features lack or one that is not usable; ties keep the earlier.
+Serving choose(Form form, const KernelRequest& request, const cpu::CpuFeatures& features,
+               std::span<const Candidate> candidates,
+               std::span<const Measurement> measurements) noexcept;
+
+// This process's self-test outcomes (no speeds), parallel to candidates(form); no calibration.
+std::span<const Measurement> facts(Form form) noexcept;
+
+// This process's measurements with speeds; runs the calibration if it has not run yet.
+std::span<const Measurement> measurements(Form form) noexcept;
+
+// Wall time the form's calibration took, in microseconds; runs the calibration if needed.
+double calibration_microseconds(Form form) noexcept;
+
+// Whether the calibration has run in this process (does not trigger it).
+bool calibration_has_run() noexcept;
+
+// The form's self-test: a single-lane entry reproduces a known digest; a multi-lane one
+// reproduces the reference lane by lane on edge cases (counter carry, distinct flags per lane,
+// shared and strided blocks). self_test.cpp.
+bool passes_self_test(Form form, const Entry& entry) noexcept;
+
+// Fills best_nanoseconds[i] with the minimum of time_one(i) over up to `max_rounds` rounds, for
+// every i with is_usable(i); entries of unusable candidates are left untouched. Each round times
+// every candidate once, so frequency changes and noise hit them alike, and the loop stops before
+// a further round would overrun `budget` (rounds take about equally long).
+double monotonic_nanoseconds() noexcept;
+
+template <class IsUsable, class TimeOne>
+void time_best_of_rounds(size_t count, int max_rounds, double budget_microseconds,
+                         IsUsable is_usable, TimeOne time_one, double best_nanoseconds[]) noexcept {
+    const double start = monotonic_nanoseconds();
+    for (int round = 0; round < max_rounds; ++round) {
+        for (size_t i = 0; i < count; ++i) {
+            if (!is_usable(i)) {
+                continue;
+            }
+            const double nanoseconds = time_one(i);
+            if (round == 0 || nanoseconds < best_nanoseconds[i]) {
+                best_nanoseconds[i] = nanoseconds;
+            }
+        }
+        const double elapsed_microseconds = (monotonic_nanoseconds() - start) / 1e3;
+        if (elapsed_microseconds + elapsed_microseconds / (round + 1) > budget_microseconds) {
+            break;
+        }
+    }
+}
+
+}  // namespace blake2simd::dispatch
