@@ -248,7 +248,7 @@ class Libb2Row final : public Implementation {
 
     void set_key(std::span<const uint8_t> key) override { key_ = key; }
 
-    // The tree modes hash their leaves on OpenMP threads (see blake2bp_thread_note).
+    // The tree modes hash their leaves on OpenMP threads (see tree_thread_note()).
     bool uses_other_threads() const noexcept override { return is_tree_mode(algorithm()); }
 
   private:

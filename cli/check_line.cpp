@@ -150,7 +150,7 @@ std::optional<CheckLine> parse_tagged_rest(std::string_view s, bool escaped, Che
 
 // `s` starts at the tag; `text` is the same bytes with a NUL after them.
 std::optional<CheckLine> parse_tagged(std::string_view s, const char* text, Tag tag, bool escaped) {
-    CheckLine line{tag.algorithm, tag.algorithm->max_bits, {}, {}};
+    CheckLine line{tag.algorithm, tag.algorithm->default_bits, {}, {}};
     size_t i = tag.length;
     if (i == s.size()) {
         return std::nullopt;

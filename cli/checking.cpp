@@ -104,7 +104,7 @@ void Checker::verify(const CheckLine& line, Tally& tally) {
     if (!d.ok) {
         return;  // missing, and --ignore-missing
     }
-    const bool match = same_hex(line.hex, to_hex(d.digest, line.bits / 8));
+    const bool match = same_hex(line.hex, to_hex(d.digest.data(), line.bits / 8));
     tally.matched |= match;
     tally.mismatched += match ? 0 : 1;
     if (!o_.status && (!match || !o_.quiet)) {

@@ -172,9 +172,11 @@ bool Hashing::start(const Fetched& fetched, const HashSpec& spec) {
         OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_SIZE, &size),
         OSSL_PARAM_construct_end(),
     };
-    // The tree modes have one size and take no size parameter.
+    // The tree modes have one size and take no size parameter. For BLAKE2X, a size at init is
+    // the known-length mode: the length goes into H0, as in the official vectors.
     OSSL_PARAM* params = spec.algorithm->variable_length ? sized : nullptr;
     keyed_ = spec.key != nullptr && !spec.key->empty();
+    xof_ = spec.algorithm->xof;
     if (keyed_) {
         EVP_MAC_CTX_free(mac_ctx_);
         mac_ctx_ = EVP_MAC_CTX_new(fetched.mac());
@@ -193,6 +195,12 @@ bool Hashing::update(const unsigned char* data, size_t length) {
 }
 
 bool Hashing::finish(unsigned char* out, size_t out_length) {
+    if (xof_) {  // known-length mode: the length fixed at start, written straight to `out`
+        size_t written = 0;
+        return keyed_ ? EVP_MAC_final(mac_ctx_, out, &written, out_length) == 1 &&
+                            written == out_length
+                      : EVP_DigestFinalXOF(md_ctx_, out, out_length) == 1;
+    }
     unsigned char full[EVP_MAX_MD_SIZE];
     if (keyed_) {
         size_t written = 0;

@@ -98,6 +98,7 @@ class Hashing {
     EVP_MD_CTX* md_ctx_ = nullptr;
     EVP_MAC_CTX* mac_ctx_ = nullptr;
     bool keyed_ = false;
+    bool xof_ = false;
 };
 
 // The first error OpenSSL queued, as text ("" when none); clears the queue.

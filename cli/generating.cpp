@@ -42,11 +42,11 @@ namespace {
 std::string sum_line(const Options& o, const std::string& name, const FileDigest& d) {
     const bool escape = o.delimiter == '\n' && name_needs_escape(name);
     const std::string shown = escape ? escape_name(name) : name;
-    const std::string hex = to_hex(d.digest, o.bits / 8);
+    const std::string hex = to_hex(d.digest.data(), o.bits / 8);
     std::string line = escape ? "\\" : "";
     if (o.tag) {
         line += o.algorithm->tag;
-        if (o.bits < o.algorithm->max_bits) {
+        if (tag_names_length(*o.algorithm, o.bits)) {
             line += "-" + std::to_string(o.bits);
         }
         line += " (" + shown + ") = " + hex;

@@ -173,7 +173,8 @@ FileDigest hash_file(const std::string& name, const Fetched& fetched, const Hash
         error_number = worth_reading_ahead(fd, buffer) ? ReadAhead(fd, buffer).hash_all(hashing)
                                                        : hash_descriptor(fd, hashing, buffer);
     }
-    if (error_number == 0 && !hashing.finish(result.digest, spec.bits / 8)) {
+    result.digest.resize(spec.bits / 8);
+    if (error_number == 0 && !hashing.finish(result.digest.data(), result.digest.size())) {
         error_number = EIO;
     }
     if (want_kernel && error_number == 0) {

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "evp_hash.hpp"
 
@@ -28,11 +29,11 @@ struct ReadBuffer {
 
 struct FileDigest {
     bool ok = false;
-    bool missing = false;  // ENOENT, when the caller tolerates it
-    int error_number = 0;  // errno of the failed open or read
-    unsigned char digest[64] = {};
-    std::string kernel;        // with -v
-    std::string wrong_kernel;  // the kernel that served instead of spec.required_kernel
+    bool missing = false;               // ENOENT, when the caller tolerates it
+    int error_number = 0;               // errno of the failed open or read
+    std::vector<unsigned char> digest;  // spec.bits / 8 bytes once ok
+    std::string kernel;                 // with -v
+    std::string wrong_kernel;           // the kernel that served instead of spec.required_kernel
 };
 
 // `name` "-" is standard input. The digest is spec.bits / 8 bytes.

@@ -143,13 +143,9 @@ int read_options(int argc, char** argv, Options& o, uintmax_t* bits) {
             case 'a':
                 o.algorithm = find_algorithm(optarg);
                 if (o.algorithm == nullptr) {
-                    const bool planned = std::string_view(optarg) == kPlannedAlgorithms[0] ||
-                                         std::string_view(optarg) == kPlannedAlgorithms[1];
-                    return usage_error(planned ? std::string("-a ") + optarg +
-                                                     " is not available yet (no BLAKE2X in the "
-                                                     "provider)"
-                                               : "invalid algorithm " + quote_text(optarg) +
-                                                     " (blake2b, blake2s, blake2bp, blake2sp)");
+                    return usage_error("invalid algorithm " + quote_text(optarg) +
+                                       " (blake2b, blake2s, blake2bp, blake2sp, blake2xb, "
+                                       "blake2xs)");
                 }
                 o.algorithm_given = true;
                 break;
@@ -211,7 +207,7 @@ int check_length(Options& o, uintmax_t bits) {
                std::to_string(a.max_bits) + " bits");
         return EXIT_FAILURE;
     }
-    o.bits = bits == 0 ? a.max_bits : static_cast<unsigned>(bits);
+    o.bits = bits == 0 ? a.default_bits : static_cast<unsigned>(bits);
     return -1;
 }
 
@@ -252,13 +248,16 @@ void print_help() {
         "With no FILE, or when FILE is -, read standard input.\n"
         "\n"
         "Mandatory arguments to long options are mandatory for short options too.\n"
-        "  -a, --algorithm=NAME  blake2b (default), blake2s, blake2bp or blake2sp;\n"
-        "                          blake2xb and blake2xs are not available yet\n"
+        "  -a, --algorithm=NAME  blake2b (default), blake2s, blake2bp, blake2sp,\n"
+        "                          blake2xb or blake2xs\n"
         "  -b, --binary          read in binary mode\n"
         "  -c, --check           read checksums from the FILEs and check them\n"
         "  -l, --length=BITS     digest length in bits; must not exceed the max for\n"
         "                          the algorithm and must be a multiple of 8\n"
-        "                          (blake2bp and blake2sp have one length)\n"
+        "                          (blake2bp and blake2sp have one length; for\n"
+        "                          blake2xb/blake2xs the XOF output length, up to\n"
+        "                          524288 bits, fixed in the root hash as in the\n"
+        "                          official vectors; default 512/256)\n"
         "      --tag             create a BSD-style checksum (BLAKE2b-256 (FILE) = ...)\n"
         "  -t, --text            read in text mode (default)\n"
         "  -z, --zero            end each output line with NUL, not newline,\n"

@@ -5,7 +5,7 @@
 
 #include <cstring>
 
-#include "cleanse.hpp"
+#include "core_memory.hpp"
 #include "digest_bytes.hpp"
 #include "scrub.hpp"
 

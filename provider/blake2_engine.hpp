@@ -1,18 +1,108 @@
-// The streaming engine under both the digest and the MAC of each family (BLAKE2b, BLAKE2s):
-// buffering, counter, parameter block, last-block handling. ISA-agnostic: compression goes
-// through the family's compression function (kernels/kernel.hpp).
+// The streaming engines: Blake2Engine under the digest and the MAC of each family (BLAKE2b,
+// BLAKE2s: buffering, counter, parameter block, last-block handling) and TreeEngine under the
+// tree modes (BLAKE2bp, BLAKE2sp), with the family members and the parameter block they are
+// built on. ISA-agnostic: compression goes through the family's compression function
+// (kernels/kernel.hpp).
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
-#include "blake2_family.hpp"
+#include "kernel_families.hpp"
 
 namespace blake2simd {
 
-using Blake2bParams = Blake2Params<Blake2bFamily>;
-using Blake2sParams = Blake2Params<Blake2sFamily>;
+// The two members of the BLAKE2 family as types: what the engines, params and contexts are
+// templated on, so BLAKE2s and BLAKE2sp reuse BLAKE2b's code rather than copy it.
+
+// The kernels' traits of each member (kernels/kernel_families.hpp: word, state, compression
+// contracts, block size, leaves of its tree mode) plus what only the engines and params need.
+struct Blake2bFamily : Blake2bKernels {
+    static constexpr size_t kMaxKeyBytes = kBlake2bMaxKeyBytes;
+    static constexpr size_t kSaltBytes = kBlake2bSaltBytes;
+    static constexpr size_t kPersonalBytes = kBlake2bPersonalBytes;
+};
+
+struct Blake2sFamily : Blake2sKernels {
+    static constexpr size_t kMaxKeyBytes = kBlake2sMaxKeyBytes;
+    static constexpr size_t kSaltBytes = kBlake2sSaltBytes;
+    static constexpr size_t kPersonalBytes = kBlake2sPersonalBytes;
+};
+
+// The parameter block (RFC 7693 section 2.8 and the BLAKE2 paper's tree fields); node_offset
+// is 48 bits in BLAKE2s.
+template <class Family>
+struct ParameterBlock {
+    uint8_t digest_length = Family::kMaxDigestBytes;
+    uint8_t key_length = 0;
+    uint8_t fanout = 1;
+    uint8_t depth = 1;
+    uint32_t leaf_length = 0;
+    uint64_t node_offset = 0;
+    uint8_t node_depth = 0;
+    uint8_t inner_length = 0;
+    uint8_t salt[Family::kSaltBytes] = {};
+    uint8_t personal[Family::kPersonalBytes] = {};
+};
+
+namespace family_detail {
+// memcpy compiles to one load; the swap only exists on big-endian hosts.
+template <class Word>
+Word load_le(const uint8_t* p) noexcept {
+    Word w;
+    std::memcpy(&w, p, sizeof w);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    if constexpr (sizeof(Word) == 8) {
+        w = __builtin_bswap64(w);
+    } else {
+        w = __builtin_bswap32(w);
+    }
+#endif
+    return w;
+}
+}  // namespace family_detail
+
+// Initial chaining value: IV xor the little-endian parameter block, built word by word (this
+// runs at every init, so no byte-wise serialization).
+inline void initial_chaining_value(const ParameterBlock<Blake2bFamily>& params,
+                                   uint64_t h[8]) noexcept {
+    using family_detail::load_le;
+    const uint64_t first_word = uint64_t{params.digest_length} | uint64_t{params.key_length} << 8 |
+                                uint64_t{params.fanout} << 16 | uint64_t{params.depth} << 24 |
+                                uint64_t{params.leaf_length} << 32;
+    const uint64_t third_word = uint64_t{params.node_depth} | uint64_t{params.inner_length} << 8;
+    h[0] = kBlake2bIV[0] ^ first_word;
+    h[1] = kBlake2bIV[1] ^ params.node_offset;
+    h[2] = kBlake2bIV[2] ^ third_word;
+    h[3] = kBlake2bIV[3];
+    h[4] = kBlake2bIV[4] ^ load_le<uint64_t>(params.salt);
+    h[5] = kBlake2bIV[5] ^ load_le<uint64_t>(params.salt + 8);
+    h[6] = kBlake2bIV[6] ^ load_le<uint64_t>(params.personal);
+    h[7] = kBlake2bIV[7] ^ load_le<uint64_t>(params.personal + 8);
+}
+
+inline void initial_chaining_value(const ParameterBlock<Blake2sFamily>& params,
+                                   uint32_t h[8]) noexcept {
+    using family_detail::load_le;
+    const uint32_t first_word = uint32_t{params.digest_length} | uint32_t{params.key_length} << 8 |
+                                uint32_t{params.fanout} << 16 | uint32_t{params.depth} << 24;
+    const uint32_t fourth_word = static_cast<uint32_t>(params.node_offset >> 32 & 0xffff) |
+                                 uint32_t{params.node_depth} << 16 |
+                                 uint32_t{params.inner_length} << 24;
+    h[0] = kBlake2sIV[0] ^ first_word;
+    h[1] = kBlake2sIV[1] ^ params.leaf_length;
+    h[2] = kBlake2sIV[2] ^ static_cast<uint32_t>(params.node_offset);
+    h[3] = kBlake2sIV[3] ^ fourth_word;
+    h[4] = kBlake2sIV[4] ^ load_le<uint32_t>(params.salt);
+    h[5] = kBlake2sIV[5] ^ load_le<uint32_t>(params.salt + 4);
+    h[6] = kBlake2sIV[6] ^ load_le<uint32_t>(params.personal);
+    h[7] = kBlake2sIV[7] ^ load_le<uint32_t>(params.personal + 4);
+}
+
+using Blake2bParameterBlock = ParameterBlock<Blake2bFamily>;
+using Blake2sParameterBlock = ParameterBlock<Blake2sFamily>;
 
 // Trivially copyable so contexts can be duplicated with a plain copy; holds no pointers
 // to itself. Instantiated for both families in blake2_engine.cpp only.
@@ -21,7 +111,7 @@ class Blake2Engine final {
   public:
     using Compress = typename Family::Compress;
     using State = typename Family::State;
-    using Params = Blake2Params<Family>;
+    using Params = ParameterBlock<Family>;
     using PaddedKey = uint8_t[Family::kMaxKeyBytes];
 
     // Unkeyed start. `last_node` marks the last node of a tree level (a tree's last leaf, root).
@@ -82,5 +172,79 @@ extern template class Blake2Engine<Blake2sFamily>;
 
 using Blake2bEngine = Blake2Engine<Blake2bFamily>;
 using Blake2sEngine = Blake2Engine<Blake2sFamily>;
+
+// The tree-mode streaming engine of both families: BLAKE2bp (four BLAKE2b leaves) and BLAKE2sp
+// (eight BLAKE2s leaves), fed round-robin one block at a time, and their root. ISA-agnostic:
+// leaves advance through the family's many-lane compression, the rest through its single-lane
+// one.
+
+// Every node's output, the leaves' and the root's: the family's full digest.
+template <class Family>
+inline constexpr size_t kTreeDigestBytes = Family::kMaxDigestBytes;
+
+inline constexpr size_t kBlake2bpDigestBytes = kTreeDigestBytes<Blake2bFamily>;
+inline constexpr size_t kBlake2spDigestBytes = kTreeDigestBytes<Blake2sFamily>;
+
+// Trivially copyable, holds no pointers to itself: contexts duplicate it with a plain copy.
+// It holds the key and chaining values; owners cleanse it. Instantiated for both families in
+// tree_engine.cpp only.
+template <class Family>
+class TreeEngine final {
+  public:
+    using Compress = typename Family::Compress;
+    using CompressLanes = typename Family::CompressLanes;
+    static constexpr size_t kLeaves = Family::kLanes;
+    static constexpr size_t kDigestBytes = kTreeDigestBytes<Family>;
+
+    // key_length 0: unkeyed. Otherwise each leaf absorbs the zero-padded key as its first block.
+    void start(Compress compress, CompressLanes compress_lanes, const uint8_t* key,
+               size_t key_length) noexcept;
+
+    void update(const uint8_t* data, size_t length) noexcept;
+
+    // Writes kDigestBytes bytes; the engine must be started again before further use.
+    void finish(uint8_t* out) noexcept;
+
+    // For a key replaced while a message is in progress: that message keeps its key, but the
+    // copy the engine holds goes. The leaves that have no message byte yet (they may end with
+    // the key block alone) get their final digests computed now. The engine holds the key only
+    // while some leaf has no message byte, so this costs nothing once the message reached them all.
+    void forget_key() noexcept;
+
+  private:
+    static constexpr size_t kBlockBytes = Family::kBlockBytes;
+    // Block j goes to leaf j % kLeaves, so a group of kLeaves consecutive blocks advances every
+    // leaf by one block. A leaf's last block must wait for finish() (it carries the final flag);
+    // the last leaf's block of a group is known not to be its last only once the byte
+    // (2 * kLeaves - 1) blocks past the group's start has arrived. So up to 2 * kLeaves - 1
+    // blocks wait here.
+    static constexpr size_t kGroupBytes = kLeaves * kBlockBytes;
+    static constexpr size_t kPendingBytes = kGroupBytes + (kLeaves - 1) * kBlockBytes;
+
+    void compress_groups(const uint8_t* data, size_t groups) noexcept;
+    void absorb_pending_group() noexcept;
+    void finish_leaf(size_t leaf, uint8_t digest[kDigestBytes]) noexcept;
+    void finish_empty_leaf(size_t leaf, uint8_t digest[kDigestBytes]) noexcept;
+    bool leaf_is_empty(size_t leaf) const noexcept;
+    void release_key() noexcept;
+
+    typename Family::State m_leaves[kLeaves];
+    uint8_t m_pending[kPendingBytes];     // starts at a group boundary of the message
+    uint8_t m_key[Family::kMaxKeyBytes];  // while m_key_held
+    // After forget_key(): the final digests of the leaves that had no message byte then.
+    uint8_t m_empty_leaf_digests[kLeaves][kDigestBytes];
+    Compress m_compress;
+    CompressLanes m_compress_lanes;
+    uint32_t m_pending_length;
+    uint8_t m_key_length;
+    bool m_key_held;                  // m_key holds the key: some leaf may end on it
+    bool m_empty_leaf_digests_ready;  // forget_key() computed them for this message
+};
+
+extern template class TreeEngine<Blake2bFamily>;
+extern template class TreeEngine<Blake2sFamily>;
+
+using Blake2bpEngine = TreeEngine<Blake2bFamily>;
+using Blake2spEngine = TreeEngine<Blake2sFamily>;
 
 }  // namespace blake2simd

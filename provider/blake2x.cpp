@@ -6,15 +6,15 @@
 #include <algorithm>
 #include <cstring>
 
-#include "cleanse.hpp"
+#include "core_memory.hpp"
 #include "digest_bytes.hpp"
 
 namespace blake2simd {
 
 template <class Family>
-Blake2Params<Family> xof_root_params(uint8_t key_length, uint64_t xof_length, const uint8_t* salt,
-                                     const uint8_t* personal) noexcept {
-    Blake2Params<Family> params;
+ParameterBlock<Family> xof_root_params(uint8_t key_length, uint64_t xof_length, const uint8_t* salt,
+                                       const uint8_t* personal) noexcept {
+    ParameterBlock<Family> params;
     params.key_length = key_length;
     params.node_offset = xof_length << 32;
     std::memcpy(params.salt, salt, Family::kSaltBytes);
@@ -63,7 +63,7 @@ namespace {
 template <class Family>
 typename Family::State first_output_state(const XofRoot<Family>& root) noexcept {
     constexpr uint8_t kOut = Family::kMaxDigestBytes;
-    Blake2Params<Family> params =
+    ParameterBlock<Family> params =
         xof_root_params<Family>(0, root.xof_length, root.salt, root.personal);
     params.fanout = 0;
     params.depth = 0;
@@ -160,12 +160,12 @@ void write_xof_output(typename Family::Compress compress,
 
 template struct XofState<Blake2bFamily>;
 template struct XofState<Blake2sFamily>;
-template Blake2Params<Blake2bFamily> xof_root_params<Blake2bFamily>(uint8_t, uint64_t,
-                                                                    const uint8_t*,
-                                                                    const uint8_t*) noexcept;
-template Blake2Params<Blake2sFamily> xof_root_params<Blake2sFamily>(uint8_t, uint64_t,
-                                                                    const uint8_t*,
-                                                                    const uint8_t*) noexcept;
+template ParameterBlock<Blake2bFamily> xof_root_params<Blake2bFamily>(uint8_t, uint64_t,
+                                                                      const uint8_t*,
+                                                                      const uint8_t*) noexcept;
+template ParameterBlock<Blake2sFamily> xof_root_params<Blake2sFamily>(uint8_t, uint64_t,
+                                                                      const uint8_t*,
+                                                                      const uint8_t*) noexcept;
 template void write_xof_output<Blake2bFamily>(CompressFn, Compress4Fn,
                                               const XofRoot<Blake2bFamily>&, uint64_t, uint8_t*,
                                               size_t) noexcept;

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdlib>
+#include <cstring>
 
 namespace blake2simd {
 
@@ -29,5 +30,14 @@ struct CoreMemory {
     OSSL_FUNC_CRYPTO_zalloc_fn* allocate_zeroed = &libc_memory::allocate_zeroed;
     OSSL_FUNC_CRYPTO_free_fn* release = &libc_memory::release;
 };
+
+// Clearing secrets with stores the compiler may not drop, from libc: the module links no
+// libcrypto. Contexts are freed at every EVP_DigestInit_ex2 on OpenSSL 3.0 and MACs re-key per
+// message: glibc's explicit_bzero is a vectorized memset, where OPENSSL_cleanse clears 8 bytes
+// a step.
+
+inline void cleanse(void* memory, size_t size) noexcept {
+    explicit_bzero(memory, size);
+}
 
 }  // namespace blake2simd

@@ -5,16 +5,13 @@
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 
-#include "algorithms.hpp"
+#include "algorithm_params.hpp"
 #include "baseline_guard.hpp"
 #include "blake2_engine.hpp"
-#include "context_memory.hpp"
-#include "context_phase.hpp"
-#include "digest_common.hpp"
-#include "dispatch_entry.hpp"
+#include "context.hpp"
 #include "errors.hpp"
+#include "names.hpp"
 #include "ossl_param.hpp"
-#include "params.hpp"
 #include "provider_context.hpp"
 
 namespace blake2simd {
@@ -84,7 +81,7 @@ struct Digest : DigestCallbacks<DigestContext<Family, kDefaultSize<Family, kName
         if (!apply_params(ctx, params)) {
             return 0;
         }
-        ctx->engine.start(ctx->kernel->compress, ctx->settings.to_params(0));
+        ctx->engine.start(ctx->kernel->compress, ctx->settings.parameter_block(0));
         ctx->phase = Phase::absorbing;
         return 1;
     }

@@ -5,20 +5,15 @@
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 
-#include "algorithms.hpp"
+#include "algorithm_params.hpp"
 #include "baseline_guard.hpp"
 #include "blake2_engine.hpp"
 #include "blake2x.hpp"
-#include "context_memory.hpp"
-#include "context_phase.hpp"
-#include "digest_common.hpp"
-#include "dispatch_entry.hpp"
+#include "context.hpp"
 #include "errors.hpp"
 #include "names.hpp"
 #include "ossl_param.hpp"
-#include "params.hpp"
 #include "provider_context.hpp"
-#include "xof_common.hpp"
 
 namespace blake2simd {
 namespace {

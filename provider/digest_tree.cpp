@@ -3,17 +3,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <openssl/core_dispatch.h>
 
-#include "algorithms.hpp"
+#include "algorithm_params.hpp"
 #include "baseline_guard.hpp"
-#include "context_memory.hpp"
-#include "context_phase.hpp"
-#include "digest_common.hpp"
-#include "dispatch_entry.hpp"
+#include "blake2_engine.hpp"
+#include "context.hpp"
 #include "errors.hpp"
-#include "params.hpp"
+#include "names.hpp"
 #include "provider_context.hpp"
-#include "tree_engine.hpp"
-#include "tree_params.hpp"
 
 namespace blake2simd {
 namespace {

@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "blake2_engine.hpp"
-#include "cleanse.hpp"
+#include "core_memory.hpp"
 
 namespace blake2simd {
 
@@ -34,7 +34,7 @@ class KeyedStart final {
     // The engine compresses the key block itself (no temporary engine or state copies, and the
     // state the next compression loads is the one the kernel just stored); the chaining value
     // after it is cached.
-    void compute(Engine& engine, Compress compress, const Blake2Params<Family>& params,
+    void compute(Engine& engine, Compress compress, const ParameterBlock<Family>& params,
                  const typename Engine::PaddedKey& padded_key) noexcept {
         engine.start_after_key_block(compress, params, padded_key);
         m_after_key_block = engine.state();
@@ -53,7 +53,7 @@ class KeyedStart final {
     bool needs_key_block() const noexcept { return m_state == State::resumed_without_message; }
 
     // Moves the engine back to "key block buffered" under the configuration it started with.
-    void rebuild_key_block(Engine& engine, Compress compress, const Blake2Params<Family>& params,
+    void rebuild_key_block(Engine& engine, Compress compress, const ParameterBlock<Family>& params,
                            const typename Engine::PaddedKey& padded_key) noexcept {
         engine.start_keyed_empty(compress, params, padded_key);
         m_state = State::cached;

@@ -5,16 +5,13 @@
 
 #include <cstring>
 
-#include "algorithms.hpp"
+#include "algorithm_params.hpp"
 #include "baseline_guard.hpp"
 #include "blake2_engine.hpp"
-#include "context_memory.hpp"
-#include "context_phase.hpp"
-#include "dispatch_entry.hpp"
+#include "context.hpp"
 #include "errors.hpp"
 #include "keyed_start.hpp"
-#include "mac_common.hpp"
-#include "params.hpp"
+#include "names.hpp"
 #include "provider_context.hpp"
 
 namespace blake2simd {
@@ -49,8 +46,8 @@ struct Mac : MacCallbacks<MacContext<Family>, Family> {
     using Context = MacContext<Family>;
     using Stale = typename KeyedStart<Family>::Stale;
 
-    static Blake2Params<Family> configured_params(const Context* ctx) noexcept {
-        return ctx->settings.to_params(ctx->key.length);
+    static ParameterBlock<Family> configured_params(const Context* ctx) noexcept {
+        return ctx->settings.parameter_block(ctx->key.length);
     }
 
     // Before the final or a change of configuration of an empty message (keyed_start.hpp).

@@ -1,7 +1,7 @@
 // What the MAC contexts of both families share: key handling and ctx params.
 // SPDX-License-Identifier: Apache-2.0
-#include "mac_common.hpp"
 #include "baseline_guard.hpp"
+#include "context.hpp"
 
 #include <openssl/core_names.h>
 #include <openssl/params.h>

@@ -8,14 +8,13 @@
 #include <cstdlib>
 #include <new>
 
-#include "algorithms.hpp"
+#include "algorithm_params.hpp"
 #include "baseline_guard.hpp"
-#include "dispatch_entry.hpp"
+#include "context.hpp"
 #include "errors.hpp"
 #include "forms.hpp"
 #include "names.hpp"
 #include "ossl_param.hpp"
-#include "params.hpp"
 #include "provider_context.hpp"
 
 #ifndef B2_VERSION
@@ -115,35 +114,17 @@ const OSSL_PARAM* blake2simd_provider_gettable_params(void*) noexcept {
     return kGettable;
 }
 
-// A param that cannot take its value fails the call, with its reason raised.
-bool set_param(const ProviderContext* provider, param::Status status) noexcept {
-    if (status != param::Status::ok) {
-        B2_RAISE(provider, setter_failure(status));
-        return false;
-    }
-    return true;
-}
-
-bool set_string_param(const ProviderContext* provider, OSSL_PARAM params[], const char* key,
-                      const char* value) noexcept {
-    OSSL_PARAM* p = param::locate(params, key);
-    return p == nullptr || set_param(provider, param::set_utf8(p, value));
-}
-
 int blake2simd_provider_get_params(void* provctx, OSSL_PARAM params[]) noexcept {
     auto* provider = static_cast<ProviderContext*>(provctx);
     const KernelChoice& choice = provider->kernel_choice();
     const bool running = choice.offered;
-    OSSL_PARAM* p = param::locate(params, OSSL_PROV_PARAM_STATUS);
-    if (p != nullptr && !set_param(provider, param::set_int(p, running ? 1 : 0))) {
-        return 0;
-    }
-    return set_string_param(provider, params, OSSL_PROV_PARAM_NAME, names::kProviderName) &&
-                   set_string_param(provider, params, OSSL_PROV_PARAM_VERSION, B2_VERSION) &&
-                   set_string_param(provider, params, OSSL_PROV_PARAM_BUILDINFO,
-                                    choice.buildinfo) &&
-                   set_string_param(provider, params, names::kParamKernel,
-                                    running ? choice.blake2b.name : "none")
+    return write_params(
+               provider, params,
+               {OutputParam::integer(OSSL_PROV_PARAM_STATUS, running ? 1 : 0),
+                OutputParam::utf8(OSSL_PROV_PARAM_NAME, names::kProviderName),
+                OutputParam::utf8(OSSL_PROV_PARAM_VERSION, B2_VERSION),
+                OutputParam::utf8(OSSL_PROV_PARAM_BUILDINFO, choice.buildinfo),
+                OutputParam::utf8(names::kParamKernel, running ? choice.blake2b.name : "none")})
                ? 1
                : 0;
 }

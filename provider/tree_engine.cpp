@@ -1,13 +1,13 @@
 // The tree-mode streaming engine (BLAKE2 paper section 2.10; the reference blake2bp.c and
 // blake2sp.c), for both families.
 // SPDX-License-Identifier: Apache-2.0
-#include "tree_engine.hpp"
 #include "baseline_guard.hpp"
+#include "blake2_engine.hpp"
 
 #include <cstring>
 #include <type_traits>
 
-#include "cleanse.hpp"
+#include "core_memory.hpp"
 #include "digest_bytes.hpp"
 #include "scrub.hpp"
 
@@ -17,9 +17,9 @@ namespace {
 // Every node: fanout = the leaf count, depth 2, unlimited leaf length, full-size inner hashes
 // and output, the key length (the root's too, although the root never absorbs the key).
 template <class Family>
-Blake2Params<Family> node_params(size_t key_length, uint64_t node_offset,
-                                 uint8_t node_depth) noexcept {
-    Blake2Params<Family> params;
+ParameterBlock<Family> node_params(size_t key_length, uint64_t node_offset,
+                                   uint8_t node_depth) noexcept {
+    ParameterBlock<Family> params;
     params.digest_length = kTreeDigestBytes<Family>;
     params.key_length = static_cast<uint8_t>(key_length);
     params.fanout = Family::kLanes;
@@ -32,7 +32,7 @@ Blake2Params<Family> node_params(size_t key_length, uint64_t node_offset,
 }
 
 template <class Family>
-void reset_state(typename Family::State& state, const Blake2Params<Family>& params) noexcept {
+void reset_state(typename Family::State& state, const ParameterBlock<Family>& params) noexcept {
     initial_chaining_value(params, state.h);
     state.t[0] = state.t[1] = 0;
     state.f[0] = state.f[1] = 0;

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """What blake2simd-sum adds to b2sum, against independent answers: -a blake2s/blake2bp/blake2sp
-(hashlib; vectors/blake2_tree.py for the tree modes), -l with each, --tag names and -c reading
+(hashlib; vectors/blake2_tree.py for the tree modes) and blake2xb/blake2xs (vectors/blake2x.py,
+known-length mode, keyed too), -l with each, --tag names and -c reading
 them back without -a, -k (keyed, against hashlib's key= and the tree generator; refused key
 files), --kernel with every kernel the build has (kernels/CMakeLists.txt's list, passed in) and
 -v naming the one that served, -j (same output as one job), the provider failing to load, and
@@ -42,6 +43,9 @@ class Oracles:
     def __init__(self, vectors: Path):
         tree = load_generator(vectors, "blake2_tree")
         self.tree = {"blake2bp": tree.BLAKE2BP, "blake2sp": tree.BLAKE2SP}
+        sys.path.insert(0, str(vectors))  # blake2x.py imports blake2_tree
+        blake2x = load_generator(vectors, "blake2x")
+        self.xof = {"blake2xb": blake2x.BLAKE2XB, "blake2xs": blake2x.BLAKE2XS}
 
     def hexdigest(self, algorithm, message, bits=None, key=b""):
         if algorithm in self.tree:
@@ -96,12 +100,63 @@ def algorithm_cases(ours, oracles, root: Path):
           "-c -a blake2sp reads untagged BLAKE2sp lines")
     check(run(ours, "-c", root / "sp-untagged")[2] == 1,
           "untagged BLAKE2sp lines without -a are checked as BLAKE2b (and fail)")
-    for name in ("blake2xb", "blake2xs"):
-        out, err, rc = run(ours, "-a", name, files[0])
-        check(rc == 1 and "not available yet" in err, f"-a {name}: not available yet", err)
     out, err, rc = run(ours, "-a", "md5", files[0])
     check(rc == 1 and "invalid algorithm" in err, "-a md5 is refused", err)
     return files
+
+
+# -a blake2xb/blake2xs: -l is the output length in bits, fixed in H0 (the known-length mode of
+# the official vectors); the default is 512/256 bits; --tag always names the length.
+XOF = {"blake2xb": ("BLAKE2Xb", 512, 65536 * 8, 64), "blake2xs": ("BLAKE2Xs", 256, 65534 * 8, 32)}
+
+
+def xof_cases(ours, oracles, root: Path, files):
+    for algorithm, (tag, default, longest, max_key) in XOF.items():
+        xof = oracles.xof[algorithm]
+        for bits in (None, 8, default - 8, default + 8, 8 * 1000 + 8, longest):
+            chosen = files[:4] if bits is None or bits < 10_000 else files[3:4]
+            extra = ["-l", bits] if bits else []
+            length = (bits or default) // 8
+            out, err, rc = run(ours, "-a", algorithm, *extra, *chosen)
+            expected = "".join(f"{xof.digest(f.read_bytes(), length).hex()}  {f}\n"
+                               for f in chosen)
+            check(rc == 0 and out == expected and err == "", f"-a {algorithm} -l {bits}",
+                  f"rc {rc}\n{out[:300]}\n{err}")
+            out, err, rc = run(ours, "-a", algorithm, "--tag", *extra, files[3])
+            check(out.startswith(f"{tag}-{length * 8} ({files[3]}) = ") and rc == 0,
+                  f"--tag -a {algorithm} -l {bits} names the length", out[:80])
+            sums = root / f"sums-{algorithm}-{bits}"
+            sums.write_text(out)
+            check(run(ours, "-c", sums)[:3:2] == (f"{files[3]}: OK\n", 0),
+                  f"-c without -a reads {tag}-{length * 8} lines")
+        message = files[3].read_bytes()
+        unknown_prefix = xof.digest(message, 32, unknown=True).hex()
+        known = run(ours, "-a", algorithm, "-l", 256, files[3])[0].split()[0]
+        check(known == xof.digest(message, 32).hex() and known != unknown_prefix,
+              f"-a {algorithm} -l 256 is the known-length output, not an unknown-length prefix")
+        untagged = root / f"untagged-{algorithm}"
+        untagged.write_text(run(ours, "-a", algorithm, "-l", 776, files[2])[0])
+        check(run(ours, "-c", "-a", algorithm, untagged)[2] == 0,
+              f"-c -a {algorithm} takes the length of an untagged line from its width")
+        bare = root / f"bare-tag-{algorithm}"
+        bare.write_text(f"{tag} ({files[2]}) = {xof.digest(files[2].read_bytes(), default // 8).hex()}\n")
+        check(run(ours, "-c", bare)[2] == 0, f"-c: a {tag} tag without a length is {default} bits")
+        for bad, why in ((longest + 8, "maximum digest length"), (12, "multiple of 8")):
+            out, err, rc = run(ours, "-a", algorithm, "-l", bad, files[0])
+            check(rc == 1 and out == "" and why in err, f"-a {algorithm} -l {bad} is refused", err)
+        for key_length in (1, max_key):
+            key = bytes(range(0x20, 0x20 + key_length))
+            key_file = root / f"key-{algorithm}-{key_length}"
+            key_file.write_bytes(key)
+            key_file.chmod(0o600)
+            out, err, rc = run(ours, "-a", algorithm, "-l", 1608, "-k", key_file, files[4])
+            want = f"{xof.digest(files[4].read_bytes(), 201, key=key).hex()}  {files[4]}\n"
+            check(rc == 0 and out == want, f"-k -a {algorithm} -l 1608, key {key_length}",
+                  f"{out!r} {want!r} {err}")
+            sums = root / f"keyed-{algorithm}-{key_length}"
+            sums.write_text(run(ours, "-a", algorithm, "--tag", "-k", key_file, files[4])[0])
+            check(run(ours, "-c", "-k", key_file, sums)[:3:2] == (f"{files[4]}: OK\n", 0),
+                  f"-c -k checks {tag} keyed lines")
 
 
 def key_cases(ours, oracles, root: Path, files):
@@ -261,6 +316,7 @@ def main():
         root = Path(scratch)
         files = algorithm_cases(args.sum, oracles, root)
         key_cases(args.sum, oracles, root, files)
+        xof_cases(args.sum, oracles, root, files)
         if args.free_scan and not args.emulator:
             key_scrub_cases(args.sum, args.free_scan, root, files)
         else:

@@ -149,6 +149,11 @@ endforeach()
 foreach(b2_test hardening.engine_counter_2e64 hardening.keyed_start hardening.fork_during_errors)
   set_property(TEST ${b2_test} APPEND PROPERTY LABELS blake2s)
 endforeach()
+# The tests above with BLAKE2X rows (and the sizes by name in load_unload).
+foreach(b2_test hardening.bad_input hardening.bad_input_blake2s hardening.threads
+                hardening.load_unload_1000 hardening.fork_during_first_use)
+  set_property(TEST ${b2_test} APPEND PROPERTY LABELS blake2x)
+endforeach()
 if(TARGET test_key_scrub)
   set_property(TEST hardening.key_scrub APPEND PROPERTY LABELS blake2s blake2sp)
 endif()

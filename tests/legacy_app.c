@@ -10,8 +10,7 @@
 //                   legacy EVP_blake2b512() (on 3.0 EVP_MD_get0_provider() answers NULL there).
 //   fetch_provider <name>  who answers EVP_MD_fetch(NULL, "BLAKE2B-512", NULL): the same implicit
 //                   fetch OpenSSL's HMAC, HKDF and PBKDF2 make for their inner digest.
-//   blake2s_init_ex, blake2s_kernel, blake2s_fetch_provider: the same three for BLAKE2s
-//                   (EVP_blake2s256(), "BLAKE2S-256").
+//   the same three with the prefix blake2s_ for BLAKE2s (EVP_blake2s256(), "BLAKE2S-256").
 // Exit status: 0 success, 1 usage or I/O error, 2 an OpenSSL call failed.
 #include <openssl/core_names.h>
 #include <openssl/err.h>

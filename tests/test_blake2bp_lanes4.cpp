@@ -126,7 +126,7 @@ void compare_random(const char* name, Compress4Fn compress4, int cases, Random& 
 struct Options {
     int random_cases = 2000;
     bool have_cpu_features = false;
-    std::string runnable_isas;  // ref, x64 and the CPU model's features, as kernel names
+    std::string runnable_isas;  // the baseline kernels and the CPU model's features
 };
 
 // What the first use of the provider does (provider.cpp make_kernel_choice): detection, the
@@ -303,6 +303,17 @@ void check_every_request(const Options& options) {
     }
 }
 
+// The kernels every x86-64 CPU model runs (those needing no feature), comma-separated.
+std::string baseline_kernel_names() {
+    std::string names;
+    for (const registry::KernelRow& row : registry::kKernelRows) {
+        if (row.need == registry::CpuNeed::nothing || row.need == registry::CpuNeed::x86_64) {
+            names += (names.empty() ? "" : ",") + std::string(row.name);
+        }
+    }
+    return names;
+}
+
 bool parse_options(int argc, char** argv, Options& options) {
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
@@ -310,7 +321,7 @@ bool parse_options(int argc, char** argv, Options& options) {
         if (arg.substr(0, kFeatures.size()) == kFeatures) {
             const std::string_view features = arg.substr(kFeatures.size());
             options.have_cpu_features = true;
-            options.runnable_isas = "ref,x64";
+            options.runnable_isas = baseline_kernel_names();
             if (features != "none" && !features.empty()) {
                 options.runnable_isas += ",";
                 options.runnable_isas += features;

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "b2test/check.hpp"
-#include "context_memory.hpp"
+#include "context.hpp"
 #include "errors.hpp"
 #include "provider_context.hpp"
 
@@ -46,10 +46,32 @@ void release(void* memory, const char*, int) noexcept {
     std::free(memory);
 }
 
+// The least an algorithm context provides (blake2simd::AlgorithmContext); only newctx runs.
+struct UnusedEngine {
+    void update(const unsigned char*, size_t) noexcept {}
+};
+
 struct Context {
     blake2simd::ProviderContext* provider;
     const blake2simd::Blake2bKernels::Kernel* kernel;
+    blake2simd::Phase phase;
+    UnusedEngine engine;
+
+    size_t output_size() const noexcept { return 0; }
+    const char* served_by() const noexcept { return kernel->name; }
 };
+static_assert(blake2simd::AlgorithmContext<Context> && !blake2simd::TreeContext<Context>);
+
+// One member short (no phase): no context, so no template of context.hpp accepts it.
+struct WithoutPhase {
+    blake2simd::ProviderContext* provider;
+    const blake2simd::Blake2bKernels::Kernel* kernel;
+    UnusedEngine engine;
+
+    size_t output_size() const noexcept { return 0; }
+    const char* served_by() const noexcept { return kernel->name; }
+};
+static_assert(!blake2simd::AlgorithmContext<WithoutPhase>);
 
 const char* reason_text(uint32_t reason) {
     for (const OSSL_ITEM* item = blake2simd::reason_strings(); item->id != 0; ++item) {

@@ -206,7 +206,8 @@ void check_failed_set_params_changes_nothing(Report& report, const FetchedMacs& 
     B2_CHECK(report, !ours.empty() && ours == theirs, "salt not partly applied");
 }
 
-// `size` set after init applies from the next init; final writes what get_mac_size reports.
+// `size` set after init applies from the next init; final writes what EVP_MAC_CTX_get_mac_size
+// reports.
 void check_size_after_init(Report& report, const FetchedMacs& macs) {
     MacPair pair = new_mac_pair(macs);
     EVP_MAC_CTX* ctx = pair.ours.get();

@@ -10,7 +10,8 @@ enable   appends one marked block to openssl.cnf: blake2simd active next to ever
          active now, and ?provider=blake2simd as the preferred implementation of a plain fetch
 disable  removes exactly that block again
 status   says whether it is enabled and which provider (and kernel) serves a plain fetch of each
-         BLAKE2 algorithm; exit status 0 only when blake2simd serves all of them
+         BLAKE2 algorithm (digests and MACs, tree modes, RFC 7693 sizes, BLAKE2X); exit status 0
+         only when blake2simd serves every one that the loaded module offers
 
 The block defines its provider section inline with the module's absolute path and includes no
 other file: if the module is removed, OpenSSL skips the provider and the default one answers.
@@ -40,13 +41,20 @@ END = "# <<< blake2simd-config: end"
 PREFERENCE = "?provider=blake2simd"
 PROVIDER = "blake2simd"
 TRUE_VALUES = ("1", "yes", "true", "on")
-# (digest, MAC) of each BLAKE2 form blake2simd serves; OpenSSL's default provider has the first
-# two pairs, the tree modes are blake2simd's alone.
-ALGORITHM_PAIRS = (("BLAKE2B-512", "BLAKE2BMAC"), ("BLAKE2BP-512", "BLAKE2BPMAC"),
-                   ("BLAKE2S-256", "BLAKE2SMAC"), ("BLAKE2SP-256", "BLAKE2SPMAC"))
+# (digest, MAC or None) of each BLAKE2 form blake2simd serves, in the order `status` lists them;
+# OpenSSL's default provider has BLAKE2B-512/BLAKE2BMAC and BLAKE2S-256/BLAKE2SMAC, the others
+# (tree modes, RFC 7693 sizes by name, BLAKE2X) are blake2simd's alone.
+ALGORITHM_PAIRS = (("BLAKE2B-512", "BLAKE2BMAC"), ("BLAKE2B-160", None), ("BLAKE2B-256", None),
+                   ("BLAKE2B-384", None), ("BLAKE2BP-512", "BLAKE2BPMAC"),
+                   ("BLAKE2S-256", "BLAKE2SMAC"), ("BLAKE2S-128", None), ("BLAKE2S-160", None),
+                   ("BLAKE2S-224", None), ("BLAKE2SP-256", "BLAKE2SPMAC"),
+                   ("BLAKE2XB", "BLAKE2XBMAC"), ("BLAKE2XS", "BLAKE2XSMAC"))
 DIGESTS = tuple(digest for digest, _ in ALGORITHM_PAIRS)
-ALGORITHMS = tuple(name for pair in ALGORITHM_PAIRS for name in pair)
-# What a plain fetch must find blake2simd serving before `enable` writes anything.
+MACS = tuple(mac for _, mac in ALGORITHM_PAIRS if mac)
+ALGORITHMS = tuple(name for pair in ALGORITHM_PAIRS for name in pair if name)
+# What a plain fetch must find blake2simd serving before `enable` writes anything: the algorithms
+# another provider could otherwise answer. `status` also wants every other algorithm the module
+# offers (a module older than this list offers fewer; those lines say so and do not fail).
 DROP_IN = ("BLAKE2B-512", "BLAKE2BMAC", "BLAKE2S-256", "BLAKE2SMAC")
 
 
@@ -334,6 +342,19 @@ def utf8_ptr_query(name):
     return params, answer
 
 
+def offered_by_blake2simd(lib):
+    """The ALGORITHMS that a fetch restricted to blake2simd finds (none when it is not loaded)."""
+    offered, only_ours = [], f"provider={PROVIDER}".encode()
+    for name in ALGORITHMS:
+        fetch, free = ((lib.EVP_MAC_fetch, lib.EVP_MAC_free) if name in MACS else
+                       (lib.EVP_MD_fetch, lib.EVP_MD_free))
+        found = fetch(None, name.encode(), only_ours)
+        if found:
+            offered.append(name)
+            free(found)
+    return offered
+
+
 def probe(libcrypto_path):
     """Who serves a plain fetch in the default library context of a fresh process; runs in the
     child that `ask_libcrypto` starts, with OPENSSL_CONF already set."""
@@ -373,10 +394,11 @@ def probe(libcrypto_path):
             report["buildinfo"] = buildinfo.value.decode() if buildinfo.value else None
         lib.EVP_MD_CTX_free(ctx)
         lib.EVP_MD_free(md)
-    for _, mac_name in ALGORITHM_PAIRS:
+    for mac_name in MACS:
         mac = lib.EVP_MAC_fetch(None, mac_name.encode(), None)
         report[mac_name] = provider_name(lib.EVP_MAC_get0_provider(mac)) if mac else None
         lib.EVP_MAC_free(mac)
+    report["offered"] = offered_by_blake2simd(lib)
     sha = lib.EVP_MD_fetch(None, b"SHA2-256", None)
     report["SHA2-256"] = provider_name(lib.EVP_MD_get0_provider(sha)) if sha else None
     lib.EVP_MD_free(sha)
@@ -811,14 +833,19 @@ def command_status(args):
     print(f"module:        {module} ({present})")
     served = ask_libcrypto(libcrypto_of(args), real)
     print(f"libcrypto:     {served['libcrypto']} ({served['version']})")
+    offered = served["offered"]
     for algorithm in ALGORITHMS:
         line = f"served by {served.get(algorithm) or 'nobody (fetch fails)'}"
         if served["kernels"].get(algorithm):  # a MAC runs on its digest's kernel
             line += f", kernel {served['kernels'][algorithm]}"
+        if offered and algorithm not in offered:
+            line += " (this blake2simd module does not offer it)"
         print(f"{algorithm + ':':<15}{line}")
     if served.get("buildinfo"):
         print(f"build info:    {served['buildinfo']}")
-    ok = all(served.get(algorithm) == PROVIDER for algorithm in ALGORITHMS)
+    # Every algorithm the loaded module offers, and at least the drop-ins (so a module that did
+    # not load, and offers nothing, fails too).
+    ok = all(served.get(algorithm) == PROVIDER for algorithm in set(offered) | set(DROP_IN))
     if not ok:
         hint = ("run `blake2simd-config enable`" if not block else
                 "the module is missing or failed to load: see blake2simd-config(8)")

@@ -54,10 +54,42 @@ def case_entry(xof, name: str, in_len: int, length: int, key: bytes = b"", salt:
             "out": xof.digest(message, length, key, salt, custom, unknown).hex()}
 
 
+# Unknown-length streams already computed: {(member, in_len): output}. In that mode a shorter
+# read is a prefix of a longer one, so the long cases share one computation.
+_STREAMS = {}
+
+
+def unknown_stream_entry(xof, name: str, in_len: int, length: int, longest: int) -> dict:
+    """case_entry(..., unknown=True), the output cut from one stream of `longest` bytes."""
+    key = (xof.name, in_len)
+    if key not in _STREAMS:
+        _STREAMS[key] = xof.digest(kat_files.pattern_bytes(in_len), longest, unknown=True)
+    entry = case_entry(xof, name, in_len, 1, unknown=True)
+    entry["size"], entry["out"] = length, _STREAMS[key][:length].hex()
+    return entry
+
+
+def power_of_two_edges(xof) -> list:
+    """Known length at every power of two 2^1..2^16, and one below and above it, within the
+    member's maximum; then a few up to 2^20 (BLAKE2Xb only: BLAKE2Xs stops at 65534)."""
+    lengths = sorted({n for k in range(1, 17) for n in ((1 << k) - 1, 1 << k, (1 << k) + 1)
+                      if n <= xof.max_length})
+    if xof.max_length > 1 << 20:
+        lengths += [(1 << 18) + 1, (1 << 20) - 1, 1 << 20]
+    return [case_entry(xof, f"pow2-{n}", 5, n) for n in lengths]
+
+
+def unknown_long_cases(xof) -> list:
+    """The unknown-length mode past BLAKE2Xs's known-length maximum, up to 2^20."""
+    longest = 1 << 20
+    return [unknown_stream_entry(xof, f"unknown-long{n}", 9, n, longest)
+            for n in (65535, 65536, (1 << 17) + 1, (1 << 19) - 1, longest)]
+
+
 def extended_cases(xof) -> list:
     """Every output length 1..1024 (known length, unkeyed); salt, personalization and keys;
-    output lengths at block edges up to 2^16; input lengths across block edges; the
-    unknown-length mode."""
+    output lengths at block edges up to 2^16, at every power of two +-1 up to 2^16 and a few up
+    to 2^20; input lengths across block edges; the unknown-length mode, up to 2^20."""
     out, block, width = xof.variant.out, xof.variant.block, xof.variant.salt_bytes
     salt, custom = bytes(range(0x30, 0x30 + width)), b"blake2x-custom!!"[:width]
     key = bytes(range(0x80, 0x80 + out))
@@ -71,9 +103,8 @@ def extended_cases(xof) -> list:
                                     salt=salt, unknown=True))
     for n in (4095, 4096, 4097, 65533, 65534):
         cases.append(case_entry(xof, f"edge{n}", 7, n))
-    # Many groups of the lanes form (4 x 64, 8 x 32 bytes) and every tail after them.
-    for n in (65535,) if out == 64 else (8191, 8192, 8193):
-        cases.append(case_entry(xof, f"groups{n}", 7, n))
+    # Keyed and unknown-length outputs over several groups of the lanes form (4 x 64, 8 x 32
+    # bytes) and tails after them (power_of_two_edges has the unkeyed ones).
     for n in (4 * 256 + 1, 4 * 256 + 255, 4097):
         cases.append(case_entry(xof, f"groups{n}-key", 9, n, key=key))
         cases.append(case_entry(xof, f"unknown-groups{n}", 9, n, salt=salt, unknown=True))
@@ -81,7 +112,7 @@ def extended_cases(xof) -> list:
     for in_len in (0, 1, block - 1, block, block + 1, 2 * block, 2 * block + 1, 1000):
         cases.append(case_entry(xof, f"in{in_len}", in_len, 2 * out + 3))
         cases.append(case_entry(xof, f"in{in_len}-key", in_len, 2 * out + 3, key=key))
-    return cases
+    return cases + power_of_two_edges(xof) + unknown_long_cases(xof)
 
 
 def generated_files() -> dict:

@@ -20,6 +20,9 @@ import hashlib
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from stanza_files import write_or_check  # noqa: E402
+
 DIGEST = "BLAKE2B-512"
 FORCE_OURS = "properties:provider=blake2simd"
 BLOCK_SIZE = 128  # BLAKE2b's block in bytes: HMAC's pad and the PKCS#12 KDF's v
@@ -257,17 +260,7 @@ def render():
 
 
 def main():
-    text = render()
-    if sys.argv[1:] == ["--check"]:
-        with open(OUTPUT) as f:
-            if f.read() != text:
-                print(f"{OUTPUT} is stale: run {sys.argv[0]}", file=sys.stderr)
-                return 1
-        print(f"{OUTPUT}: up to date ({text.count('Output = ')} stanzas)")
-        return 0
-    with open(OUTPUT, "w") as f:
-        f.write(text)
-    return 0
+    return write_or_check(OUTPUT, render())
 
 
 if __name__ == "__main__":

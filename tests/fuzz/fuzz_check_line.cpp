@@ -50,7 +50,7 @@ std::string written(const CheckLine& line, bool tagged) {
         return out + line.hex + "  " + name;
     }
     out += line.algorithm->tag;
-    if (line.bits != line.algorithm->max_bits) {
+    if (b2sum::tag_names_length(*line.algorithm, line.bits)) {
         out += "-" + std::to_string(line.bits);
     }
     return out + " (" + name + ") = " + line.hex;

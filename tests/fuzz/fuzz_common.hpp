@@ -62,6 +62,10 @@ struct Providers {
     EVP_MAC* default_s_mac;
     EVP_MD* our_sp_md;  // BLAKE2SP-256 and BLAKE2SPMAC, ours alone
     EVP_MAC* our_sp_mac;
+    EVP_MD* our_xb_md;  // BLAKE2XB, BLAKE2XBMAC, BLAKE2XS, BLAKE2XSMAC, ours alone
+    EVP_MAC* our_xb_mac;
+    EVP_MD* our_xs_md;
+    EVP_MAC* our_xs_mac;
 };
 
 inline const Providers& providers() {
@@ -87,9 +91,14 @@ inline const Providers& providers() {
         p.default_s_mac = EVP_MAC_fetch(p.libctx, "BLAKE2SMAC", "provider=default");
         p.our_sp_md = EVP_MD_fetch(p.libctx, "BLAKE2SP-256", "provider=blake2simd");
         p.our_sp_mac = EVP_MAC_fetch(p.libctx, "BLAKE2SPMAC", "provider=blake2simd");
+        p.our_xb_md = EVP_MD_fetch(p.libctx, "BLAKE2XB", "provider=blake2simd");
+        p.our_xb_mac = EVP_MAC_fetch(p.libctx, "BLAKE2XBMAC", "provider=blake2simd");
+        p.our_xs_md = EVP_MD_fetch(p.libctx, "BLAKE2XS", "provider=blake2simd");
+        p.our_xs_mac = EVP_MAC_fetch(p.libctx, "BLAKE2XSMAC", "provider=blake2simd");
         if (!p.our_md || !p.default_md || !p.our_mac || !p.default_mac || !p.our_bp_md ||
             !p.our_bp_mac || !p.our_s_md || !p.default_s_md || !p.our_s_mac || !p.default_s_mac ||
-            !p.our_sp_md || !p.our_sp_mac) {
+            !p.our_sp_md || !p.our_sp_mac || !p.our_xb_md || !p.our_xb_mac || !p.our_xs_md ||
+            !p.our_xs_mac) {
             std::fprintf(stderr, "FATAL: cannot fetch the algorithms\n");
             std::abort();
         }

@@ -7,7 +7,10 @@
 // the same ways through BLAKE2s (every BLAKE2s kernel on the engine, BLAKE2S-256 / BLAKE2SMAC,
 // the default provider's MAC and plain digest) against rfc7693.hpp's BLAKE2s, and through
 // BLAKE2sp (every usable 8-lane candidate on the engine, BLAKE2SP-256 / BLAKE2SPMAC) against
-// rfc7693.hpp's BLAKE2sp.
+// rfc7693.hpp's BLAKE2sp. Both cases also go through BLAKE2X (BLAKE2XB/BLAKE2XBMAC,
+// BLAKE2XS/BLAKE2XSMAC through EVP, the key choosing the MAC) against rfc7693::blake2x, with an
+// output length and a length mode (known: fixed at init; unknown: xof, read by FinalXOF) taken
+// from the case's other fields.
 // SPDX-License-Identifier: Apache-2.0
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
@@ -20,7 +23,6 @@
 #include "engine_kernels.hpp"
 #include "fuzz_common.hpp"
 #include "rfc7693.hpp"
-#include "tree_engine.hpp"
 
 namespace {
 
@@ -95,7 +97,7 @@ void feed(const Case& c, Update update) {
 
 template <class Family>
 Bytes engine_digest(const Case& c, typename Family::Compress compress) {
-    blake2simd::Blake2Params<Family> params;
+    blake2simd::ParameterBlock<Family> params;
     params.digest_length = static_cast<uint8_t>(c.out_len);
     params.key_length = static_cast<uint8_t>(c.key_len);
     if (c.has_salt) {
@@ -305,6 +307,95 @@ void check_blake2sp(const Case& c) {
     }
 }
 
+// --- BLAKE2X: the case's key, salt, personalization and splits; the output length and mode from
+// its other fields (so the corpus keeps its meaning): 1..64 plus up to 12 more blocks' worth.
+
+struct XofShape {
+    size_t length;
+    bool unknown;
+};
+
+XofShape xof_shape(const Case& c) {
+    return {c.out_len + 61 * (c.message_len % 13), c.splits.size() % 2 == 1};
+}
+
+template <class Options>
+Bytes xof_oracle(const Case& c, XofShape shape) {
+    Options o;
+    o.key = c.key;
+    o.key_len = c.key_len;
+    o.salt = c.has_salt ? c.salt : nullptr;
+    o.personal = c.has_personal ? c.personal : nullptr;
+    return rfc7693::detail::blake2x(o, c.message, c.message_len, shape.length, shape.unknown);
+}
+
+// Salt and custom, and in the known-length mode the length (xoflen, or the MAC's size); in the
+// unknown-length mode the MAC's xof 1.
+struct XofParams {
+    size_t length;
+    int xof = 1;
+    OSSL_PARAM params[5];
+};
+
+void build_xof_params(const Case& c, XofShape shape, XofParams& a, bool mac) {
+    size_t n = 0;
+    a.length = shape.length;
+    if (!shape.unknown) {
+        a.params[n++] = OSSL_PARAM_construct_size_t(
+            mac ? OSSL_MAC_PARAM_SIZE : OSSL_DIGEST_PARAM_XOFLEN, &a.length);
+    } else if (mac) {
+        a.params[n++] = OSSL_PARAM_construct_int(OSSL_MAC_PARAM_XOF, &a.xof);
+    }
+    if (c.has_salt) {
+        a.params[n++] = OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_SALT,
+                                                          const_cast<uint8_t*>(c.salt), c.salt_len);
+    }
+    if (c.has_personal) {
+        a.params[n++] = OSSL_PARAM_construct_octet_string(
+            OSSL_MAC_PARAM_CUSTOM, const_cast<uint8_t*>(c.personal), c.salt_len);
+    }
+    a.params[n] = OSSL_PARAM_construct_end();
+}
+
+Bytes evp_xof_digest(const Case& c, XofShape shape, const EVP_MD* md) {
+    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+    XofParams a;
+    build_xof_params(c, shape, a, false);
+    Bytes out(shape.length);
+    bool ok = EVP_DigestInit_ex2(ctx, md, a.params) == 1;
+    feed(c, [&](const uint8_t* data, size_t n) { ok = ok && EVP_DigestUpdate(ctx, data, n) == 1; });
+    ok = ok && EVP_DigestFinalXOF(ctx, out.data(), out.size()) == 1;
+    EVP_MD_CTX_free(ctx);
+    return ok ? out : Bytes{};
+}
+
+Bytes evp_xof_mac(const Case& c, XofShape shape, EVP_MAC* mac) {
+    EVP_MAC_CTX* ctx = EVP_MAC_CTX_new(mac);
+    XofParams a;
+    build_xof_params(c, shape, a, true);
+    Bytes out(shape.length);
+    size_t length = 0;
+    bool ok = EVP_MAC_init(ctx, c.key, c.key_len, a.params) == 1;
+    feed(c, [&](const uint8_t* data, size_t n) { ok = ok && EVP_MAC_update(ctx, data, n) == 1; });
+    if (shape.unknown) {
+        ok = ok && EVP_MAC_finalXOF(ctx, out.data(), out.size()) == 1;
+    } else {
+        ok = ok && EVP_MAC_final(ctx, out.data(), &length, out.size()) == 1 && length == out.size();
+    }
+    EVP_MAC_CTX_free(ctx);
+    return ok ? out : Bytes{};
+}
+
+template <class Options>
+void check_blake2x(const Case& c, const EVP_MD* md, EVP_MAC* mac, const char* what) {
+    const XofShape shape = xof_shape(c);
+    const Bytes expected = xof_oracle<Options>(c, shape);
+    const Bytes got = c.key_len > 0 ? evp_xof_mac(c, shape, mac) : evp_xof_digest(c, shape, md);
+    if (got != expected) {
+        fuzz::mismatch(what);
+    }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -342,5 +433,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const Case s = blake2s_case(c);
     check_blake2s(s);
     check_blake2sp(s);
+    check_blake2x<rfc7693::Options>(c, p.our_xb_md, p.our_xb_mac, "blake2simd BLAKE2XB(MAC)");
+    check_blake2x<rfc7693::blake2s::Options>(s, p.our_xs_md, p.our_xs_mac,
+                                             "blake2simd BLAKE2XS(MAC)");
     return 0;
 }

@@ -1,8 +1,9 @@
 // Bad and borderline input through EVP, against our provider and OpenSSL's default one: every
 // call returns its documented result, rejections carry a readable reason equivalent to the
 // default provider's, and where the default provider misbehaves ours does not.
-// usage: test_bad_input [--algorithm blake2b|blake2s]: BLAKE2B-512/BLAKE2BMAC and the tree mode
-// BLAKE2BP-512/BLAKE2BPMAC (the default), or BLAKE2S-256/BLAKE2SMAC and BLAKE2SP-256/BLAKE2SPMAC.
+// usage: test_bad_input [--algorithm blake2b|blake2s]: BLAKE2B-512/BLAKE2BMAC, the tree mode
+// BLAKE2BP-512/BLAKE2BPMAC and BLAKE2XB/BLAKE2XBMAC (the default), or BLAKE2S-256/BLAKE2SMAC,
+// BLAKE2SP-256/BLAKE2SPMAC and BLAKE2XS/BLAKE2XSMAC.
 // SPDX-License-Identifier: Apache-2.0
 #include <openssl/core_names.h>
 #include <openssl/err.h>
@@ -914,6 +915,127 @@ void check_tree(Report& report, const Fixture& f) {
     check_tree_streams_and_dups(report, tree);
 }
 
+// --- BLAKE2X (BLAKE2XB/XBMAC with BLAKE2b, BLAKE2XS/XSMAC with BLAKE2s): bad init parameters
+// are refused with a reason naming the problem, and leave the context usable: the next good
+// init hashes right (against rfc7693::blake2x). The EVP rules (FinalXOF lengths, squeeze, xof
+// switching) are evp.blake2x's and blake2x.squeeze's.
+
+struct XofNames {
+    const char* digest;
+    const char* mac;
+    uint64_t max_length;
+    uint64_t unknown;  // the unknown-length sentinel
+};
+
+struct XofRejection {
+    const char* what;
+    OSSL_PARAM params[3];
+    const char* reason;  // substring of our reason
+};
+
+Bytes xof_expected(bool blake2b, const Bytes& key, const Bytes& message, size_t length) {
+    rfc7693::Options ob;
+    rfc7693::blake2s::Options os;
+    ob.key = os.key = key.empty() ? nullptr : key.data();
+    ob.key_len = os.key_len = key.size();
+    return blake2b ? rfc7693::blake2x(ob, message.data(), message.size(), length)
+                   : rfc7693::blake2s::blake2x(os, message.data(), message.size(), length);
+}
+
+// After a refused init of `ctx`, a good one (length 77) still gives the right output.
+bool xof_digest_recovers(EVP_MD_CTX* ctx, const EVP_MD* md, bool blake2b, const Bytes& message) {
+    size_t length = 77;
+    const OSSL_PARAM good[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &length),
+                               OSSL_PARAM_construct_end()};
+    Bytes out(length);
+    return EVP_DigestInit_ex2(ctx, md, good) == 1 &&
+           EVP_DigestUpdate(ctx, message.data(), message.size()) == 1 &&
+           EVP_DigestFinalXOF(ctx, out.data(), out.size()) == 1 &&
+           out == xof_expected(blake2b, {}, message, length);
+}
+
+bool xof_mac_recovers(EVP_MAC_CTX* ctx, bool blake2b, const Bytes& key, const Bytes& message) {
+    size_t length = 77;
+    const OSSL_PARAM good[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &length),
+                               OSSL_PARAM_construct_end()};
+    Bytes out(length);
+    size_t written = 0;
+    return EVP_MAC_init(ctx, key.data(), key.size(), good) == 1 &&
+           EVP_MAC_update(ctx, message.data(), message.size()) == 1 &&
+           EVP_MAC_final(ctx, out.data(), &written, out.size()) == 1 && written == length &&
+           out == xof_expected(blake2b, key, message, length);
+}
+
+void check_xof_rejections(Report& report, const Fixture& f) {
+    const bool blake2b = &f.algorithm == &b2test::kBlake2b;
+    const XofNames n = blake2b ? XofNames{"BLAKE2XB", "BLAKE2XBMAC", 0xFFFFFFFEULL, 0xFFFFFFFFULL}
+                               : XofNames{"BLAKE2XS", "BLAKE2XSMAC", 0xFFFEULL, 0xFFFFULL};
+    const b2test::MdPtr md = f.session.fetch_md(n.digest, b2test::kOurPropq);
+    const b2test::MacPtr mac = f.session.fetch_mac(n.mac, b2test::kOurPropq);
+    B2_REQUIRE(md && mac, std::string("fetch ") + n.digest + " and " + n.mac);
+    uint64_t zero = 0, sentinel = n.unknown, over = n.unknown + 1, huge = ~uint64_t{0};
+    uint64_t ten = 10, eleven = 11, two = 2;
+    int minus_one = -1;
+    char text[] = "10";
+    const Bytes long_salt = pattern(f.algorithm.max_key / 4 + 1, 9);
+    const Bytes long_custom = pattern(f.algorithm.max_key / 4 + 1, 10);
+    const auto u64 = [](const char* key, uint64_t* v) {
+        return OSSL_PARAM_construct_uint64(key, v);
+    };
+    const OSSL_PARAM end = OSSL_PARAM_construct_end();
+    const char* kLength = "invalid XOF length";
+    XofRejection digest_cases[] = {
+        {"xoflen 0", {u64(OSSL_DIGEST_PARAM_XOFLEN, &zero), end}, kLength},
+        {"xoflen = the unknown-length sentinel",
+         {u64(OSSL_DIGEST_PARAM_XOFLEN, &sentinel), end},
+         kLength},
+        {"xoflen past the maximum", {u64(OSSL_DIGEST_PARAM_XOFLEN, &over), end}, kLength},
+        {"xoflen 2^64-1", {u64(OSSL_DIGEST_PARAM_XOFLEN, &huge), end}, kLength},
+        {"size 0", {u64(OSSL_DIGEST_PARAM_SIZE, &zero), end}, kLength},
+        {"xoflen 10 with size 11",
+         {u64(OSSL_DIGEST_PARAM_XOFLEN, &ten), u64(OSSL_DIGEST_PARAM_SIZE, &eleven), end},
+         "XOF"},
+        {"xoflen as int -1",
+         {OSSL_PARAM_construct_int(OSSL_DIGEST_PARAM_XOFLEN, &minus_one), end},
+         "XOF"},
+        {"xoflen as a string",
+         {OSSL_PARAM_construct_utf8_string(OSSL_DIGEST_PARAM_XOFLEN, text, 0), end},
+         "wrong data type"},
+        {"salt one byte too long", {octets("salt", long_salt), end}, "invalid salt length"},
+        {"custom one byte too long", {octets("custom", long_custom), end}, "invalid custom length"},
+    };
+    for (const XofRejection& c : digest_cases) {
+        const std::string what = std::string(n.digest) + ": " + c.what;
+        b2test::MdCtxPtr ctx(EVP_MD_CTX_new());
+        B2_CHECK(report, EVP_DigestInit_ex2(ctx.get(), md.get(), c.params) == 0,
+                 what + ": init rejects");
+        const std::string reason = last_reason();
+        B2_CHECK(report, contains(reason, c.reason), what + ": reason '" + reason + "'");
+        B2_CHECK(report, xof_digest_recovers(ctx.get(), md.get(), blake2b, f.message),
+                 what + ": the context then hashes right");
+    }
+    const Bytes too_long_key = pattern(f.algorithm.max_key + 1, 11);
+    XofRejection mac_cases[] = {
+        {"size 0", {u64(OSSL_MAC_PARAM_SIZE, &zero), end}, kLength},
+        {"size = the unknown-length sentinel", {u64(OSSL_MAC_PARAM_SIZE, &sentinel), end}, kLength},
+        {"size past the maximum", {u64(OSSL_MAC_PARAM_SIZE, &over), end}, kLength},
+        // Today's reason is the generic "parameter has the wrong data type".
+        {"xof 2", {u64(OSSL_MAC_PARAM_XOF, &two), end}, "parameter"},
+        {"salt one byte too long", {octets("salt", long_salt), end}, "invalid salt length"},
+        {"key param one byte too long", {octets("key", too_long_key), end}, "invalid key length"},
+    };
+    for (const XofRejection& c : mac_cases) {
+        const std::string what = std::string(n.mac) + ": " + c.what;
+        b2test::MacCtxPtr ctx(EVP_MAC_CTX_new(mac.get()));
+        B2_CHECK(report, EVP_MAC_init(ctx.get(), f.key.data(), f.key.size(), c.params) == 0,
+                 what + ": init rejects");
+        const std::string reason = last_reason();
+        B2_CHECK(report, contains(reason, c.reason), what + ": reason '" + reason + "'");
+        B2_CHECK(report, xof_mac_recovers(ctx.get(), blake2b, f.key, f.message),
+                 what + ": the context then hashes right");
+    }
+}
+
 // One single-lane pair and its tree mode; the checks counted into `report`.
 void check_family(Report& report, const Blake2Algorithm& single, const Blake2Algorithm& tree) {
     std::printf("%s, %s, %s, %s:\n", single.digest, single.mac, tree.digest, tree.mac);
@@ -933,6 +1055,7 @@ void check_family(Report& report, const Blake2Algorithm& single, const Blake2Alg
     check_mac_dup(report, f);
     check_digest_dup(report, f);
     check_tree(report, f);
+    check_xof_rejections(report, f);
     B2_CHECK(report, ERR_peek_error() == 0, "no error left on the queue");
 }
 

@@ -27,7 +27,6 @@
 #include "engine_kernels.hpp"
 #include "forms.hpp"
 #include "rfc7693.hpp"
-#include "tree_engine.hpp"
 
 namespace {
 
@@ -190,7 +189,7 @@ void check_blake2s_streams(b2test::Report& report, Guarded& engine_area, const u
     const Bytes expected_s = rfc7693::blake2s::hash(o, message, length);
     for (const blake2simd::Blake2sKernels::Kernel* kernel : runnable_blake2s_kernels()) {
         auto* engine = new (engine_area.usable) Blake2sEngine;
-        blake2simd::Blake2sParams params;
+        blake2simd::Blake2sParameterBlock params;
         params.key_length = static_cast<uint8_t>(key_length);
         uint8_t padded[blake2simd::kBlake2sMaxKeyBytes] = {};
         std::memcpy(padded, key, key_length);
@@ -251,7 +250,7 @@ void check_streams_at_guards(b2test::Report& report) {
                 for (const blake2simd::Blake2bKernels::Kernel* runnable : runnable_kernels()) {
                     const blake2simd::Blake2bKernels::Kernel& kernel = *runnable;
                     auto* engine = new (engine_area.usable) Blake2bEngine;
-                    blake2simd::Blake2bParams params;
+                    blake2simd::Blake2bParameterBlock params;
                     params.key_length = static_cast<uint8_t>(key_length);
                     uint8_t padded[blake2simd::kBlake2bMaxKeyBytes] = {};
                     std::memcpy(padded, key, key_length);
@@ -301,7 +300,7 @@ int main() {
                             [&] {
                                 run_child<Blake2bEngine>(
                                     [&](Blake2bEngine& e) {
-                                        e.start(ref.compress, blake2simd::Blake2bParams{});
+                                        e.start(ref.compress, blake2simd::Blake2bParameterBlock{});
                                     },
                                     buffered);
                             }),
@@ -333,7 +332,8 @@ int main() {
                             [&] {
                                 run_child<Blake2sEngine>(
                                     [&](Blake2sEngine& e) {
-                                        e.start(ref_s.compress, blake2simd::Blake2sParams{});
+                                        e.start(ref_s.compress,
+                                                blake2simd::Blake2sParameterBlock{});
                                     },
                                     buffered);
                             }),

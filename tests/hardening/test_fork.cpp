@@ -5,7 +5,8 @@
 // starts a thread whose digest context triggers the first use, and forks at a moment spread
 // over the first-use window; the thread's digest is BLAKE2BP-512 in even trials and
 // BLAKE2SP-256 in odd ones (each algorithm's kernel choice is its own first use). The child
-// computes BLAKE2B-512, BLAKE2BP-512, BLAKE2S-256 and BLAKE2SP-256 and reports them through a
+// computes BLAKE2B-512, BLAKE2BP-512, BLAKE2S-256, BLAKE2SP-256, BLAKE2XB and BLAKE2XS (known
+// length, more than one output block; rfc7693::blake2x) and reports them through a
 // pipe, checked against rfc7693.hpp; an alarm of several seconds ends a child that hangs (a
 // deadlock detector: the child needs milliseconds, so nothing here measures speed). Neither the
 // child nor the first-use thread uses malloc: lookups and buffers are made before the thread
@@ -22,6 +23,9 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <openssl/core_names.h>
+#include <openssl/params.h>
 
 #include "b2test/check.hpp"
 #include "direct_module.hpp"
@@ -51,17 +55,21 @@ Bytes message() {
 struct Digest {
     const char* name;
     size_t size;
+    bool xof = false;  // BLAKE2X: `size` is the length fixed at init (xoflen)
 };
-constexpr Digest kDigests[] = {
-    {"BLAKE2B-512", 64}, {"BLAKE2BP-512", 64}, {"BLAKE2S-256", 32}, {"BLAKE2SP-256", 32}};
-constexpr size_t kReportBytes = 64 + 64 + 32 + 32;
+constexpr Digest kDigests[] = {{"BLAKE2B-512", 64},     {"BLAKE2BP-512", 64},
+                               {"BLAKE2S-256", 32},     {"BLAKE2SP-256", 32},
+                               {"BLAKE2XB", 150, true}, {"BLAKE2XS", 70, true}};
+constexpr size_t kReportBytes = 64 + 64 + 32 + 32 + 150 + 70;
 
 Bytes expected_report(const Bytes& input) {
     Bytes all = rfc7693::hash(rfc7693::Options{}, input.data(), input.size());
     for (const Bytes& part :
          {rfc7693::blake2bp(nullptr, 0, input.data(), input.size()),
           rfc7693::blake2s::hash(rfc7693::blake2s::Options{}, input.data(), input.size()),
-          rfc7693::blake2sp(nullptr, 0, input.data(), input.size())}) {
+          rfc7693::blake2sp(nullptr, 0, input.data(), input.size()),
+          rfc7693::blake2x(rfc7693::Options{}, input.data(), input.size(), 150),
+          rfc7693::blake2s::blake2x(rfc7693::blake2s::Options{}, input.data(), input.size(), 70)}) {
         all.insert(all.end(), part.begin(), part.end());
     }
     return all;
@@ -74,7 +82,11 @@ bool digest(const direct_module::DigestFns& d, void* provctx, const Digest& whic
             const Bytes& input, uint8_t* out) {
     void* ctx = d.newctx(provctx);
     size_t length = 0;
-    const bool ok = ctx != nullptr && d.init(ctx, nullptr) == 1 &&
+    size_t xof_length = which.size;
+    const OSSL_PARAM xof_params[] = {
+        OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &xof_length),
+        OSSL_PARAM_construct_end()};
+    const bool ok = ctx != nullptr && d.init(ctx, which.xof ? xof_params : nullptr) == 1 &&
                     d.update(ctx, input.data(), input.size()) == 1 &&
                     d.final(ctx, out, &length, which.size) == 1 && length == which.size;
     if (ctx != nullptr) {

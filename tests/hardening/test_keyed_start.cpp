@@ -21,7 +21,7 @@ namespace {
 struct Blake2b {
     using Family = blake2simd::Blake2bFamily;
     using Engine = blake2simd::Blake2bEngine;
-    using Params = blake2simd::Blake2bParams;
+    using Params = blake2simd::Blake2bParameterBlock;
     using Kernel = blake2simd::Blake2bKernels::Kernel;
     using Oracle = rfc7693::Options;
     static constexpr size_t kMaxKey = blake2simd::kBlake2bMaxKeyBytes;
@@ -36,7 +36,7 @@ struct Blake2b {
 struct Blake2s {
     using Family = blake2simd::Blake2sFamily;
     using Engine = blake2simd::Blake2sEngine;
-    using Params = blake2simd::Blake2sParams;
+    using Params = blake2simd::Blake2sParameterBlock;
     using Kernel = blake2simd::Blake2sKernels::Kernel;
     using Oracle = rfc7693::blake2s::Options;
     static constexpr size_t kMaxKey = blake2simd::kBlake2sMaxKeyBytes;

@@ -1,8 +1,10 @@
 // Concurrency: many threads hashing with one shared fetched EVP_MD / EVP_MAC and contexts of
 // their own, and concurrent provider loads into separate library contexts (each first use
 // resolves a kernel choice: where a racy once-initialisation would show, under TSan); for
-// every algorithm pair: BLAKE2b, BLAKE2s, BLAKE2bp, BLAKE2sp (b2test/algorithms.hpp).
+// every algorithm pair: BLAKE2b, BLAKE2s, BLAKE2bp, BLAKE2sp (b2test/algorithms.hpp); and
+// BLAKE2XB/BLAKE2XBMAC, BLAKE2XS/BLAKE2XSMAC in both length modes against rfc7693::blake2x.
 // SPDX-License-Identifier: Apache-2.0
+#include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/provider.h>
@@ -14,6 +16,7 @@
 
 #include "b2test.hpp"
 #include "b2test/algorithms.hpp"
+#include "rfc7693.hpp"
 
 namespace {
 
@@ -142,6 +145,91 @@ void check_concurrent_loads(b2test::Report& report, const Names& names) {
                 names.digest, kThreads);
 }
 
+// --- BLAKE2X: message i gets an output of xof_length(i) bytes, known length (fixed at init)
+// for even i, unknown length (a plain init, then EVP_DigestFinalXOF) for odd i; the MAC always
+// known length (its size).
+struct XofPair {
+    const char* digest;
+    const char* mac;
+    bool blake2b;
+};
+constexpr XofPair kXofPairs[] = {{"BLAKE2XB", "BLAKE2XBMAC", true},
+                                 {"BLAKE2XS", "BLAKE2XSMAC", false}};
+
+size_t xof_length(int index) {
+    return 1 + static_cast<size_t>(index) * 29 % 700;
+}
+
+Bytes xof_oracle(const XofPair& pair, const Bytes& message, size_t length, bool keyed,
+                 bool unknown) {
+    const Bytes& key = mac_key();
+    rfc7693::Options ob;
+    rfc7693::blake2s::Options os;
+    ob.key = os.key = keyed ? key.data() : nullptr;
+    ob.key_len = os.key_len = keyed ? key.size() : 0;
+    return pair.blake2b
+               ? rfc7693::blake2x(ob, message.data(), message.size(), length, unknown)
+               : rfc7693::blake2s::blake2x(os, message.data(), message.size(), length, unknown);
+}
+
+Bytes xof_digest_once(const EVP_MD* md, const Bytes& message, size_t length, bool unknown) {
+    OSSL_PARAM params[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &length),
+                           OSSL_PARAM_construct_end()};
+    b2test::MdCtxPtr ctx(EVP_MD_CTX_new());
+    Bytes out(length);
+    const bool ok = EVP_DigestInit_ex2(ctx.get(), md, unknown ? nullptr : params) == 1 &&
+                    EVP_DigestUpdate(ctx.get(), message.data(), message.size()) == 1 &&
+                    EVP_DigestFinalXOF(ctx.get(), out.data(), out.size()) == 1;
+    return ok ? out : Bytes{};
+}
+
+Bytes xof_mac_once(EVP_MAC* mac, const Bytes& message, size_t length) {
+    OSSL_PARAM params[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &length),
+                           OSSL_PARAM_construct_end()};
+    b2test::MacCtxPtr ctx(EVP_MAC_CTX_new(mac));
+    Bytes out(length);
+    size_t written = 0;
+    const Bytes& key = mac_key();
+    const bool ok = EVP_MAC_init(ctx.get(), key.data(), key.size(), params) == 1 &&
+                    EVP_MAC_update(ctx.get(), message.data(), message.size()) == 1 &&
+                    EVP_MAC_final(ctx.get(), out.data(), &written, out.size()) == 1 &&
+                    written == length;
+    return ok ? out : Bytes{};
+}
+
+void check_shared_xof(b2test::Report& report, const XofPair& pair) {
+    b2test::ProviderSession session(b2test::ProviderSession::Default::exclude);
+    b2test::MdPtr md = session.fetch_md(pair.digest, b2test::kOurPropq);
+    b2test::MacPtr mac = session.fetch_mac(pair.mac, b2test::kOurPropq);
+    B2_REQUIRE(md && mac, std::string("fetch ") + pair.digest + " and " + pair.mac);
+    const int total = kThreads * kMessagesPerThread;
+    std::atomic<int> mismatches{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+        threads.emplace_back([&, t]() {
+            for (int n = 0; n < total; n += 2) {  // half the messages: the oracle is slow
+                const int i = (n + t * kMessagesPerThread) % total;
+                const Bytes message = message_for(i);
+                const size_t length = xof_length(i);
+                const bool unknown = i % 2 == 1;
+                if (xof_digest_once(md.get(), message, length, unknown) !=
+                        xof_oracle(pair, message, length, false, unknown) ||
+                    xof_mac_once(mac.get(), message, length) !=
+                        xof_oracle(pair, message, length, true, false)) {
+                    ++mismatches;
+                }
+            }
+        });
+    }
+    for (std::thread& thread : threads) {
+        thread.join();
+    }
+    B2_CHECK(report, mismatches.load() == 0,
+             std::string(pair.digest) + ": " + std::to_string(mismatches.load()) +
+                 " concurrent results differ from rfc7693::blake2x");
+    std::printf("shared %s/%s: %d threads, both length modes\n", pair.digest, pair.mac, kThreads);
+}
+
 }  // namespace
 
 int main() {
@@ -149,6 +237,9 @@ int main() {
     for (const Names* names : b2test::kAllAlgorithms) {
         check_shared_algorithms(report, *names);
         check_concurrent_loads(report, *names);
+    }
+    for (const XofPair& pair : kXofPairs) {
+        check_shared_xof(report, pair);
     }
     return report.finish();
 }

@@ -3,7 +3,7 @@
 //
 // Typical test (build it with b2_add_evp_test() from tests/vectors.cmake):
 //
-//   b2test::Report report("test_x");
+//   b2test::Report report("test_semantics");
 //   const b2test::ProviderSession session(b2test::ProviderSession::Default::include);
 //   auto md = session.fetch_md(b2test::kDigestName, b2test::kOurPropq);
 //   B2_REQUIRE(md, "fetch");                                // fatal: prints, exits 1

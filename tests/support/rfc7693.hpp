@@ -8,6 +8,7 @@
 // block, so a mistake there cannot hide in both the tested code and its oracle.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -77,7 +78,8 @@ struct Options {
     // Tree parameters (BLAKE2 paper section 2.10); the defaults are sequential mode.
     uint8_t fanout = 1;
     uint8_t depth = 1;
-    uint64_t node_offset = 0;
+    uint32_t leaf_length = 0;
+    uint64_t node_offset = 0;  // BLAKE2X: xof_length sits in its bits 32 and up
     uint8_t node_depth = 0;
     uint8_t inner_length = 0;
 };
@@ -169,7 +171,10 @@ State<Word> initial_state(const Options<Word>& o) {
     block[1] = static_cast<uint8_t>(o.key_len);
     block[2] = o.fanout;
     block[3] = o.depth;
-    for (size_t i = 0; i < kOffsetBytes; ++i) {  // from byte 8 (leaf length 4..7 stays 0)
+    for (size_t i = 0; i < 4; ++i) {
+        block[4 + i] = static_cast<uint8_t>(o.leaf_length >> (8 * i));
+    }
+    for (size_t i = 0; i < kOffsetBytes; ++i) {  // from byte 8
         block[8 + i] = static_cast<uint8_t>(o.node_offset >> (8 * i));
     }
     block[8 + kOffsetBytes] = o.node_depth;
@@ -269,12 +274,46 @@ std::vector<uint8_t> tree(uint64_t leaves, const uint8_t* key, size_t key_len, c
     return finish_from(initial_state(node), leaf_digests.data(), leaf_digests.size(), kOut, true);
 }
 
+// BLAKE2X (the BLAKE2X paper): H0 is BLAKE2 of the message with the full digest length and
+// xof_length in the parameter block (after the 32-bit node offset: bits 32 and up of ours);
+// output block i is BLAKE2 of H0, unkeyed, with fanout 0, depth 0, leaf and inner length the
+// full digest length, node offset i, the same xof_length, salt and personalization, and digest
+// length min(full, bytes left). Unknown length (`unknown`): xof_length all ones (2^32-1,
+// 2^16-1) and every block full. Written from the paper, not from provider/.
+template <class Word>
+std::vector<uint8_t> blake2x(Options<Word> o, const uint8_t* data, size_t len, size_t out_len,
+                             bool unknown = false) {
+    constexpr size_t kOut = Variant<Word>::kOutBytes;
+    constexpr uint64_t kUnknown = sizeof(Word) == 8 ? 0xFFFFFFFFULL : 0xFFFFULL;
+    const uint64_t xof_length = unknown ? kUnknown : out_len;
+    o.out_len = kOut;
+    o.node_offset = xof_length << 32;
+    const std::vector<uint8_t> h0 = hash(o, data, len);
+    Options<Word> block = o;
+    block.key = nullptr;
+    block.key_len = 0;
+    block.fanout = 0;
+    block.depth = 0;
+    block.leaf_length = kOut;
+    block.inner_length = kOut;
+    std::vector<uint8_t> out;
+    for (uint64_t i = 0; out.size() < out_len; ++i) {
+        block.out_len = unknown ? kOut : std::min(kOut, out_len - out.size());
+        block.node_offset = i | (xof_length << 32);
+        const std::vector<uint8_t> b = hash(block, h0.data(), h0.size());
+        out.insert(out.end(), b.begin(), b.end());
+    }
+    out.resize(out_len);
+    return out;
+}
+
 }  // namespace detail
 
 // BLAKE2b, and BLAKE2bp: four leaves.
 using State = detail::State<uint64_t>;
 using Options = detail::Options<uint64_t>;
 using detail::add_to_counter;
+using detail::blake2x;
 using detail::compress;
 using detail::compress_with_flags;
 using detail::finish_from;
@@ -292,6 +331,7 @@ namespace blake2s {
 using State = detail::State<uint32_t>;
 using Options = detail::Options<uint32_t>;
 using detail::add_to_counter;
+using detail::blake2x;
 using detail::compress;
 using detail::compress_with_flags;
 using detail::finish_from;

@@ -8,7 +8,10 @@
 #    output identical to default alone;
 # 3. our composites over BLAKE2b (tests/evp_test/evp_blake2b_composites.txt, its generator in
 #    step with it): with default + blake2simd, each stanza forcing blake2simd for its digest; the
-#    same stanzas without that pass under default alone, and with it fail there.
+#    same stanzas without that pass under default alone, and with it fail there;
+# 4. the names only blake2simd has (tests/evp_test/evp_blake2_names.txt, its generator in step
+#    with it: the RFC 7693 sizes, BLAKE2XB/BLAKE2XS, BLAKE2XBMAC/BLAKE2XSMAC) with only base and
+#    blake2simd active; with base alone they fail.
 # usage: tools/ci/evp-test.sh TREE MODULE
 # SPDX-License-Identifier: Apache-2.0
 set -eu
@@ -93,3 +96,11 @@ evp_test default.cnf "$composites" && fail "stanzas forcing blake2simd passed wi
 evp_test default-and-blake2simd.cnf "$composites" || fail "our composite stanzas with blake2simd"
 echo "evp-test: composites over BLAKE2b, default + blake2simd preferred ($(grep -c provider=blake2simd "$composites")" \
     "of them forcing blake2simd for the digest): $(completed "$work/out")"
+
+# 4. The names only blake2simd has.
+python3 "$configs/gen_blake2_names.py" --check
+names=$configs/evp_blake2_names.txt
+evp_test base.cnf "$names" && fail "the blake2simd-only names passed with base alone"
+evp_test base-and-blake2simd.cnf "$names" || fail "the blake2simd-only names with base + blake2simd"
+echo "evp-test: sizes by name, BLAKE2X digests and MACs, base + blake2simd" \
+    "($(grep -c '^Result = ' "$names") of them refusals or evp_test's verdicts): $(completed "$work/out")"

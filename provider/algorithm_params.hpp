@@ -1,5 +1,8 @@
-// Parameter parsing for the digests and MACs of both families, plus the size and key readers the
-// tree modes use.
+// Our algorithms' params: reading what a caller sets (size, salt, custom, key; the tree modes'
+// rules) into Blake2Settings, and writing what a caller gets (write_params, the one writer).
+// Not to be confused with ossl_param.* (reading and writing one OSSL_PARAM of any type, in place
+// of libcrypto's helpers) or with ParameterBlock (blake2_engine.hpp: the BLAKE2 parameter block
+// hashed into the initial chaining value).
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -7,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 
 #include "blake2_engine.hpp"
 #include "errors.hpp"
@@ -47,7 +51,7 @@ struct Blake2Settings {
     uint8_t salt[Family::kSaltBytes] = {};
     uint8_t personal[Family::kPersonalBytes] = {};
 
-    Blake2Params<Family> to_params(uint8_t key_length) const noexcept;
+    ParameterBlock<Family> parameter_block(uint8_t key_length) const noexcept;
 };
 
 using Blake2bSettings = Blake2Settings<Blake2bFamily>;
@@ -93,14 +97,47 @@ bool parse_size_param(const OSSL_PARAM* p, size_t min, size_t max, Reason out_of
 template <class Family>
 bool parse_key_param(const OSSL_PARAM* p, KeyArgument& key, Reason& failure) noexcept;
 
-// The reason a param setter's failure is reported with: the caller's param has the wrong type,
-// or cannot hold the value.
-Reason setter_failure(param::Status status) noexcept;
+// One value a get_params / get_ctx_params callback answers with; a null key answers nothing.
+struct OutputParam {
+    enum class Type : uint8_t { size, integer, utf8 };
+    const char* key;
+    Type type;
+    size_t number;  // size and integer
+    const char* text = nullptr;
 
-// Fills the gettable parameters common to digest and MAC contexts, and "block-size" when
-// `block_size` is not 0 (MAC contexts report it; digests report it as a fixed param). A param
-// that cannot take its value fails the call, with the reason raised through `provider`.
+    static constexpr OutputParam size(const char* key, size_t value) noexcept {
+        return {key, Type::size, value};
+    }
+    static constexpr OutputParam integer(const char* key, int value) noexcept {
+        return {key, Type::integer, static_cast<size_t>(value)};
+    }
+    static constexpr OutputParam utf8(const char* key, const char* value) noexcept {
+        return {key, Type::utf8, 0, value};
+    }
+};
+
+// The one writer of output params: fills the first param of each value's key the caller asked
+// for, in the order given. A param that cannot take its value fails the call, with the reason
+// raised through `provider`, or through any instance of ours when there is none (a digest's
+// get_params).
+bool write_params(const ProviderContext* provider, OSSL_PARAM params[],
+                  std::initializer_list<OutputParam> values) noexcept;
+
+// The gettable ctx params digest and MAC contexts share, and "block-size" when `block_size` is
+// not 0 (MAC contexts report it; digests report it as a fixed param).
 bool get_common_ctx_params(const ProviderContext* provider, OSSL_PARAM params[], size_t output_size,
                            const char* kernel_name, size_t block_size = 0) noexcept;
+
+// Parameter validation for the tree modes (BLAKE2bp, BLAKE2sp): fixed full-size output, no salt,
+// no personalization.
+
+// Checks every recognised parameter; nothing is applied here, so a failing call changes
+// nothing. "size" is accepted only as the tree's digest size (64 for BLAKE2bp, 32 for
+// BLAKE2sp); "salt" and "custom" are refused outright (the tree modes define neither); "key" is
+// parsed into `key` only under KeyPolicy::accept. Unknown parameters are ignored, as everywhere
+// in OpenSSL.
+template <class Family>
+bool parse_tree_params(const OSSL_PARAM params[], KeyPolicy key_policy, KeyArgument& key,
+                       Reason& failure) noexcept;
 
 }  // namespace blake2simd

@@ -1,7 +1,10 @@
-// Parameter parsing for the digests and MACs of both families, plus the size and key readers the
-// tree modes use.
+// Our algorithms' params: reading what a caller sets (size, salt, custom, key; the tree modes'
+// rules) into Blake2Settings, and writing what a caller gets (write_params, the one writer).
+// Not to be confused with ossl_param.* (reading and writing one OSSL_PARAM of any type, in place
+// of libcrypto's helpers) or with ParameterBlock (blake2_engine.hpp: the BLAKE2 parameter block
+// hashed into the initial chaining value).
 // SPDX-License-Identifier: Apache-2.0
-#include "params.hpp"
+#include "algorithm_params.hpp"
 #include "baseline_guard.hpp"
 
 #include <openssl/core_names.h>
@@ -34,20 +37,11 @@ bool parse_padded_field(const OSSL_PARAM* p, uint8_t* field, size_t field_size, 
     return true;
 }
 
-// Param names are a few bytes: an inlined byte loop costs less than a call to strcmp.
-bool is_named(const char* key, const char* name) noexcept {
-    while (*name != '\0' && *key == *name) {
-        ++key;
-        ++name;
-    }
-    return *key == *name;
-}
-
 }  // namespace
 
 template <class Family>
-Blake2Params<Family> Blake2Settings<Family>::to_params(uint8_t key_length) const noexcept {
-    Blake2Params<Family> params;
+ParameterBlock<Family> Blake2Settings<Family>::parameter_block(uint8_t key_length) const noexcept {
+    ParameterBlock<Family> params;
     params.digest_length = output_size;
     params.key_length = key_length;
     std::memcpy(params.salt, salt, Family::kSaltBytes);
@@ -151,39 +145,92 @@ template bool parse_params<Blake2sFamily>(const OSSL_PARAM[], const Blake2Settin
                                           KeyPolicy, ParsedParams<Blake2sFamily>&,
                                           Reason&) noexcept;
 
+namespace {
+
+// The reason a param setter's failure is reported with: the caller's param has the wrong type,
+// or cannot hold the value.
 Reason setter_failure(param::Status status) noexcept {
     return status == param::Status::wrong_type ? Reason::wrong_param_type
                                                : Reason::output_buffer_too_small;
 }
 
-// One pass over the array, where a locate per name would scan it once per name: EVP_MAC_final
-// asks for "size" at every message. Like param::locate, fills the first param of a name.
-bool get_common_ctx_params(const ProviderContext* provider, OSSL_PARAM params[], size_t output_size,
-                           const char* kernel_name, size_t block_size) noexcept {
-    if (params == nullptr) {
-        return true;
+param::Status write_one(OSSL_PARAM* p, const OutputParam& value) noexcept {
+    switch (value.type) {
+        case OutputParam::Type::size:
+            return param::set_size_t(p, value.number);
+        case OutputParam::Type::integer:
+            return param::set_int(p, static_cast<int>(value.number));
+        case OutputParam::Type::utf8:
+            return param::set_utf8(p, value.text);
     }
-    bool size_done = false;
-    bool kernel_done = false;
-    bool block_size_done = block_size == 0;
-    for (OSSL_PARAM* p = params; p->key != nullptr; ++p) {
-        param::Status status = param::Status::ok;
-        if (!size_done && is_named(p->key, OSSL_MAC_PARAM_SIZE)) {
-            size_done = true;
-            status = param::set_size_t(p, output_size);
-        } else if (!kernel_done && is_named(p->key, names::kParamKernel)) {
-            kernel_done = true;
-            status = param::set_utf8(p, kernel_name);
-        } else if (!block_size_done && is_named(p->key, OSSL_MAC_PARAM_BLOCK_SIZE)) {
-            block_size_done = true;
-            status = param::set_size_t(p, block_size);
+    return param::Status::wrong_type;
+}
+
+}  // namespace
+
+bool write_params(const ProviderContext* provider, OSSL_PARAM params[],
+                  std::initializer_list<OutputParam> values) noexcept {
+    for (const OutputParam& value : values) {
+        OSSL_PARAM* p = value.key != nullptr ? param::locate(params, value.key) : nullptr;
+        const param::Status status = p != nullptr ? write_one(p, value) : param::Status::ok;
+        if (status == param::Status::ok) {
+            continue;
         }
-        if (status != param::Status::ok) {
+        if (provider != nullptr) {
             B2_RAISE(provider, setter_failure(status));
-            return false;
+        } else {
+            B2_RAISE_WITHOUT_CONTEXT(setter_failure(status));
         }
+        return false;
     }
     return true;
 }
+
+bool get_common_ctx_params(const ProviderContext* provider, OSSL_PARAM params[], size_t output_size,
+                           const char* kernel_name, size_t block_size) noexcept {
+    return write_params(
+        provider, params,
+        {OutputParam::size(OSSL_MAC_PARAM_SIZE, output_size),
+         OutputParam::utf8(names::kParamKernel, kernel_name),
+         OutputParam::size(block_size != 0 ? OSSL_MAC_PARAM_BLOCK_SIZE : nullptr, block_size)});
+}
+
+// Parameter validation for the tree modes: fixed full-size output, no salt, no personalization.
+
+template <class Family>
+bool parse_tree_params(const OSSL_PARAM params[], KeyPolicy key_policy, KeyArgument& key,
+                       Reason& failure) noexcept {
+    using Reasons = ParamReasons<Family>;
+    key = KeyArgument{};
+    if (params == nullptr) {
+        return true;
+    }
+    const OSSL_PARAM* p = nullptr;
+    size_t size = 0;
+    if ((p = param::locate(params, OSSL_MAC_PARAM_SIZE)) != nullptr &&
+        !parse_size_param(p, kTreeDigestBytes<Family>, kTreeDigestBytes<Family>,
+                          Reasons::tree_output_size, size, failure)) {
+        return false;
+    }
+    // Even an empty salt or custom is refused: accepting it would suggest the other lengths work.
+    if (param::locate(params, OSSL_MAC_PARAM_SALT) != nullptr) {
+        failure = Reasons::tree_salt;
+        return false;
+    }
+    if (param::locate(params, OSSL_MAC_PARAM_CUSTOM) != nullptr) {
+        failure = Reasons::tree_custom;
+        return false;
+    }
+    if (key_policy == KeyPolicy::accept &&
+        (p = param::locate(params, OSSL_MAC_PARAM_KEY)) != nullptr) {
+        return parse_key_param<Family>(p, key, failure);
+    }
+    return true;
+}
+
+template bool parse_tree_params<Blake2bFamily>(const OSSL_PARAM[], KeyPolicy, KeyArgument&,
+                                               Reason&) noexcept;
+template bool parse_tree_params<Blake2sFamily>(const OSSL_PARAM[], KeyPolicy, KeyArgument&,
+                                               Reason&) noexcept;
 
 }  // namespace blake2simd
