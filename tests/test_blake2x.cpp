@@ -242,8 +242,16 @@ void check_digest_final(Report& report, const Member& member, const EVP_MD* md) 
     b2test::MdCtxPtr unknown(EVP_MD_CTX_new());
     unsigned int length = 0;
     B2_REQUIRE(EVP_DigestInit_ex2(unknown.get(), md, nullptr) == 1, name + " unknown init");
-    refused_with(report, EVP_DigestFinal_ex(unknown.get(), out, &length) == 1,
-                 "no XOF output length", name + ": EVP_DigestFinal_ex without a length");
+    const bool final_succeeded = EVP_DigestFinal_ex(unknown.get(), out, &length) == 1;
+    if (b2test::running_openssl_at_least(0x30400000L)) {
+        // 3.4+ asks the context for its size first and, given 0 (unknown length), refuses
+        // before calling our final, raising no reason of its own.
+        B2_CHECK(report, !final_succeeded,
+                 name + ": EVP_DigestFinal_ex without a length: accepted");
+    } else {
+        refused_with(report, final_succeeded, "no XOF output length",
+                     name + ": EVP_DigestFinal_ex without a length");
+    }
     // A copy in the middle of a message finishes as the original does.
     b2test::MdCtxPtr original(EVP_MD_CTX_new());
     b2test::MdCtxPtr copy(EVP_MD_CTX_new());
