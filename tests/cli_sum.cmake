@@ -6,13 +6,14 @@
 if(NOT TARGET blake2simd-sum)
   return()
 endif()
-# A cross build's program runs under its qemu-user (cmake/debian-cross.cmake).
+# A cross build's program runs under its qemu-user (cmake/debian-cross.cmake). The interpreter
+# is named by path: CMake would run an executable target, Python3::Interpreter too, under it.
 set(_b2_sum_emulator "")
 if(CMAKE_CROSSCOMPILING_EMULATOR)
   set(_b2_sum_emulator --emulator ${CMAKE_CROSSCOMPILING_EMULATOR})
 endif()
 add_test(NAME sum.differential
-         COMMAND Python3::Interpreter ${CMAKE_CURRENT_LIST_DIR}/cli_sum.py
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/cli_sum.py
                  --sum $<TARGET_FILE:blake2simd-sum> ${_b2_sum_emulator})
 # The free() scanner for the key-scrub cases; a sanitizer's runtime owns free(), and qemu-user
 # would preload it into the emulator: left out there.
@@ -27,7 +28,7 @@ endif()
 get_property(_b2_sum_kernels GLOBAL PROPERTY B2_KERNELS)
 string(REPLACE ";" "," _b2_sum_kernels "${_b2_sum_kernels}")
 add_test(NAME sum.extras
-         COMMAND Python3::Interpreter ${CMAKE_CURRENT_LIST_DIR}/cli_sum_extras.py
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/cli_sum_extras.py
                  --sum $<TARGET_FILE:blake2simd-sum> --vectors ${B2_VECTORS_DIR}
                  --module-dir ${B2_MODULE_DIR} --kernels "${_b2_sum_kernels}"
                  ${_b2_sum_emulator} ${_b2_sum_free_scan})
