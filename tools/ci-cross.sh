@@ -148,6 +148,7 @@ cross_build_and_test() {
     *) echo "ci-cross: $arch: openssl dgst gave the wrong BLAKE2b-512 of abc"; return 1 ;; esac
 }
 
+unmount_all # what a killed run left mounted
 make_root
 mount_all
 in_root sh -c 'dpkg-query -W -f="\${Package}:\${Architecture} \${Version}\n" libssl-dev libssl3' |
