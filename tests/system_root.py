@@ -12,6 +12,7 @@ import argparse
 import os
 import pathlib
 import random
+import re
 import shutil
 import subprocess
 import tempfile
@@ -71,6 +72,29 @@ def cached_base(cache, suite):
     return base
 
 
+def installed_version(root, package):
+    status = (root / "var/lib/dpkg/status").read_text(errors="replace")
+    for stanza in status.split("\n\n"):
+        if f"Package: {package}\n" in stanza + "\n":
+            for line in stanza.splitlines():
+                if line.startswith("Version: "):
+                    return line.split(" ", 1)[1]
+    return None
+
+
+def check_installable(deb, root, suite):
+    """A package takes the libc of the release it was built on (dpkg-shlibdeps): one built on a
+    newer release than the root's is not for it, so that pairing is skipped, saying so."""
+    depends = subprocess.run(["dpkg-deb", "-f", str(deb), "Depends"], capture_output=True,
+                             text=True).stdout
+    wanted = re.search(r"libc6 \(>= ([^)]+)\)", depends)
+    have = installed_version(root, "libc6")
+    if wanted and have and subprocess.run(
+            ["dpkg", "--compare-versions", have, "lt", wanted.group(1)]).returncode == 0:
+        skip(f"the package needs libc6 >= {wanted.group(1)} (built on a newer release); "
+             f"{suite}'s is {have}")
+
+
 class Chroot:
     def __init__(self, root):
         self.root = root
@@ -124,6 +148,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="b2sys-root-") as tmp:
         deb = build_deb(c, args, pathlib.Path(tmp))
         base = cached_base(cache, args.suite)
+        check_installable(deb, base, args.suite)
         scratch = pathlib.Path(tempfile.mkdtemp(prefix="root-", dir=cache))
         try:
             tree = scratch / "root"
