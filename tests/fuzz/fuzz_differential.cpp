@@ -125,18 +125,24 @@ struct ParamArray {
     OSSL_PARAM params[5];
 };
 
+// The case's salt and personalization (the MAC names, which the digests share) from params[n].
+size_t append_salt_and_custom(const Case& c, OSSL_PARAM* params, size_t n) {
+    if (c.has_salt) {
+        params[n++] = OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_SALT,
+                                                        const_cast<uint8_t*>(c.salt), c.salt_len);
+    }
+    if (c.has_personal) {
+        params[n++] = OSSL_PARAM_construct_octet_string(
+            OSSL_MAC_PARAM_CUSTOM, const_cast<uint8_t*>(c.personal), c.salt_len);
+    }
+    return n;
+}
+
 void build_params(const Case& c, ParamArray& a, bool with_key) {
     size_t n = 0;
     a.size = c.out_len;
     a.params[n++] = OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &a.size);
-    if (c.has_salt) {
-        a.params[n++] = OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_SALT,
-                                                          const_cast<uint8_t*>(c.salt), c.salt_len);
-    }
-    if (c.has_personal) {
-        a.params[n++] = OSSL_PARAM_construct_octet_string(
-            OSSL_MAC_PARAM_CUSTOM, const_cast<uint8_t*>(c.personal), c.salt_len);
-    }
+    n = append_salt_and_custom(c, a.params, n);
     if (with_key) {
         a.params[n++] = OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_KEY,
                                                           const_cast<uint8_t*>(c.key), c.key_len);
@@ -346,14 +352,7 @@ void build_xof_params(const Case& c, XofShape shape, XofParams& a, bool mac) {
     } else if (mac) {
         a.params[n++] = OSSL_PARAM_construct_int(OSSL_MAC_PARAM_XOF, &a.xof);
     }
-    if (c.has_salt) {
-        a.params[n++] = OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_SALT,
-                                                          const_cast<uint8_t*>(c.salt), c.salt_len);
-    }
-    if (c.has_personal) {
-        a.params[n++] = OSSL_PARAM_construct_octet_string(
-            OSSL_MAC_PARAM_CUSTOM, const_cast<uint8_t*>(c.personal), c.salt_len);
-    }
+    n = append_salt_and_custom(c, a.params, n);
     a.params[n] = OSSL_PARAM_construct_end();
 }
 
