@@ -2,12 +2,23 @@
 # `openssl` output, and loading the vector generators in vectors/.
 # SPDX-License-Identifier: Apache-2.0
 import importlib.util
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 SKIP = 77  # CTest's SKIP_RETURN_CODE for every test
+
+
+def tree_files(root: Path):
+    """The tree's files, relative to root, without VCS data, caches and build trees (any
+    directory with a CMakeCache.txt, whatever its name)."""
+    for directory, subdirs, files in os.walk(root):
+        subdirs[:] = sorted(d for d in subdirs if d not in {".git", "__pycache__", "node_modules"}
+                            and not (Path(directory) / d / "CMakeCache.txt").exists())
+        for name in sorted(files):
+            yield (Path(directory) / name).relative_to(root)
 
 
 def skip(reason: str) -> None:

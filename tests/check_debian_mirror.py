@@ -10,7 +10,7 @@ import subprocess
 import sys
 import tempfile
 
-from b2check import Tally
+from b2check import Tally, tree_files
 
 SOURCE = pathlib.Path(sys.argv[1])
 SCRIPT = SOURCE / "tools/ci/debian-mirror.sh"
@@ -79,12 +79,7 @@ def project_files():
             return tracked.stdout.decode().split("\0")
     except OSError:
         pass
-    names = []
-    for directory, subdirs, files in os.walk(SOURCE):
-        subdirs[:] = [d for d in subdirs if d != ".git" and
-                      not (pathlib.Path(directory) / d / "CMakeCache.txt").exists()]
-        names += [str((pathlib.Path(directory) / f).relative_to(SOURCE)) for f in files]
-    return names
+    return [str(name) for name in tree_files(SOURCE)]
 
 
 def check_no_host_spelled(c):

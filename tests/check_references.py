@@ -28,7 +28,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from b2check import Tally  # noqa: E402
+from b2check import Tally, tree_files  # noqa: E402
 
 CODE_SUFFIXES = {".cpp", ".hpp", ".c", ".h", ".inc", ".S", ".py", ".cmake", ".sh", ".in"}
 C_LIKE = {".cpp", ".hpp", ".c", ".h", ".inc", ".S"}
@@ -36,7 +36,6 @@ HASH_COMMENTS = {".py", ".cmake", ".sh", ".in"}
 PATH_SUFFIXES = CODE_SUFFIXES | {".md", ".txt", ".pod", ".cnf", ".json", ".map", ".csv", ".png"}
 TOP_DIRS = {"provider", "kernels", "tests", "docs", "cli", "bench", "tools", "cmake", "dist",
             "vectors", ".ci"}
-SKIP_DIRS = {".git", "__pycache__", "node_modules"}
 # Files whose text is data or generated, not prose about this tree.
 SKIP_FILES = {"kernels/compress_blake2_x64.S"}
 
@@ -64,16 +63,6 @@ BACKTICKS = re.compile(r"`([^`\n]+)`")
 POD_CODE = re.compile(r"[CF]<([^<>\n]+)>")  # a man page's C<code> and F<file>
 
 
-def source_files(root: Path):
-    """The tree's files, without VCS data and build trees (any directory with a CMakeCache.txt,
-    whatever its name)."""
-    for directory, subdirs, files in os.walk(root):
-        subdirs[:] = sorted(d for d in subdirs if d not in SKIP_DIRS and
-                            not (Path(directory) / d / "CMakeCache.txt").exists())
-        for name in sorted(files):
-            yield (Path(directory) / name).relative_to(root)
-
-
 def split_comments(rel: Path, text: str):
     """(code, comments) of a source file: C-like // and /* */ comments, or # comments."""
     if rel.suffix in C_LIKE:
@@ -99,7 +88,7 @@ def split_comments(rel: Path, text: str):
 class Tree:
     def __init__(self, root: Path):
         self.root = root
-        self.files = list(source_files(root))
+        self.files = list(tree_files(root))
         self.paths = {f.as_posix() for f in self.files}
         self.dirs = {p.as_posix() for f in self.files for p in f.parents}
         self.basenames = {f.name for f in self.files}
