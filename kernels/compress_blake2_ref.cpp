@@ -12,7 +12,7 @@
 #include <cstring>
 #include <utility>
 
-#include "kernel_families.hpp"
+#include "kernel.hpp"
 
 namespace blake2simd::kernels {
 namespace {
@@ -22,13 +22,13 @@ template <class Family>
 struct Mixing;
 
 template <>
-struct Mixing<Blake2bKernels> {
+struct Mixing<Blake2bFamily> {
     static constexpr size_t kRounds = 12;
     static constexpr unsigned kRotations[4] = {32, 24, 16, 63};
 };
 
 template <>
-struct Mixing<Blake2sKernels> {
+struct Mixing<Blake2sFamily> {
     static constexpr size_t kRounds = kBlake2sRounds;
     static constexpr unsigned kRotations[4] = {16, 12, 8, 7};
 };
@@ -158,12 +158,12 @@ void compress_blocks(typename Family::State* state, const uint8_t* blocks, size_
 
 void compress_ref(Blake2bState* state, const uint8_t* blocks, size_t block_count,
                   uint64_t counter_increment) noexcept {
-    compress_blocks<Blake2bKernels>(state, blocks, block_count, counter_increment);
+    compress_blocks<Blake2bFamily>(state, blocks, block_count, counter_increment);
 }
 
 void blake2s_compress_ref(Blake2sState* state, const uint8_t* blocks, size_t block_count,
                           uint32_t counter_increment) noexcept {
-    compress_blocks<Blake2sKernels>(state, blocks, block_count, counter_increment);
+    compress_blocks<Blake2sFamily>(state, blocks, block_count, counter_increment);
 }
 
 }  // namespace blake2simd::kernels

@@ -13,7 +13,7 @@
 #include <string_view>
 
 #include "cpu_features.hpp"
-#include "kernel_families.hpp"
+#include "kernel.hpp"
 #include "registry.hpp"
 
 namespace blake2simd::dispatch {
@@ -62,7 +62,7 @@ constexpr bool forms_are_sound() noexcept {
     for (size_t f = 0; f < kFormCount; ++f) {
         sum += kForms[f].budget_microseconds;
         const size_t tree_lanes =
-            kForms[f].member == Member::blake2b ? Blake2bKernels::kLanes : Blake2sKernels::kLanes;
+            kForms[f].member == Member::blake2b ? Blake2bFamily::kLanes : Blake2sFamily::kLanes;
         if (index_of(kForms[f].form) != f ||
             (kForms[f].lanes != 1 && kForms[f].lanes != tree_lanes)) {
             return false;

@@ -1,9 +1,9 @@
 // The compression contracts every kernel implements, one per form (a member of the family, one
-// state or its tree mode's lanes at once), and the kernels' declarations.
+// state or its tree mode's lanes at once), each member's traits, and the kernels' declarations.
 // SPDX-License-Identifier: Apache-2.0
 //
-// Restricted header (see blake2b_state.hpp): declarations only, so the ISA-flagged kernels can
-// include it. Choosing among them is forms.hpp's business.
+// Restricted header (see blake2b_state.hpp): types, constants and declarations only, no STL, so
+// the ISA-flagged kernels can include it. Choosing among the kernels is forms.hpp's business.
 #pragma once
 
 #include "blake2b_state.hpp"
@@ -42,6 +42,83 @@ using Blake2sCompress8Fn = Blake2sCompress8Function*;
 
 inline constexpr size_t kBlake2bpLanes = 4;
 inline constexpr size_t kBlake2spLanes = 8;
+
+enum class Member : uint8_t { blake2b, blake2s };
+
+// A kernel as a context holds it: the registry row's name and the entry point serving it.
+template <class Fn>
+struct NamedKernel {
+    const char* name;
+    Fn compress;
+};
+
+// A candidate's entry point: the field of its form's signature is set, the others are nullptr.
+struct Entry {
+    CompressFn blake2b = nullptr;
+    Compress4Fn blake2b_lanes = nullptr;
+    Blake2sCompressFn blake2s = nullptr;
+    Blake2sCompress8Fn blake2s_lanes = nullptr;
+};
+
+// What a member's traits are made of: its state and word, its compression contracts (single
+// state and its tree mode's lanes), the kernel types contexts hold, its sizes (block, longest
+// digest, longest key, salt, personalization), its tree mode's lanes, IV and Entry fields.
+template <Member member, class StateType, class WordType, class Single, class Lanes,
+          size_t block_bytes, size_t max_digest_bytes, size_t max_key_bytes, size_t salt_bytes,
+          size_t personal_bytes, size_t lanes, const WordType* iv, Single Entry::*single_field,
+          Lanes Entry::*lanes_field>
+struct MemberTraits {
+    static constexpr Member kMember = member;
+    using State = StateType;
+    using Word = WordType;
+    using Compress = Single;
+    using CompressLanes = Lanes;
+    using Kernel = NamedKernel<Single>;
+    using LanesKernel = NamedKernel<Lanes>;
+    static constexpr size_t kBlockBytes = block_bytes;
+    static constexpr size_t kMaxDigestBytes = max_digest_bytes;
+    static constexpr size_t kMaxKeyBytes = max_key_bytes;
+    static constexpr size_t kSaltBytes = salt_bytes;
+    static constexpr size_t kPersonalBytes = personal_bytes;
+    static constexpr size_t kLanes = lanes;
+    static constexpr const Word* kIV = iv;
+    static constexpr Single Entry::*kSingleEntry = single_field;
+    static constexpr Lanes Entry::*kLanesEntry = lanes_field;
+};
+
+// The one traits type of each member, which the kernels, the selection, the provider's engines,
+// params and contexts, and the tests are all templated on. Plain facts only: the provider keys
+// what is its own (the reasons a limit is refused with, BLAKE2X's length field) on these types.
+// Structs rather than aliases, so that symbols name the member (Digest<Blake2sFamily, 0>); each
+// adds its name, as diagnostics spell it.
+struct Blake2bFamily
+    : MemberTraits<Member::blake2b, Blake2bState, uint64_t, CompressFn, Compress4Fn,
+                   kBlake2bBlockBytes, kBlake2bMaxDigestBytes, kBlake2bMaxKeyBytes,
+                   kBlake2bSaltBytes, kBlake2bPersonalBytes, kBlake2bpLanes, kBlake2bIV,
+                   &Entry::blake2b, &Entry::blake2b_lanes> {
+    static constexpr const char* kName = "BLAKE2b";
+};
+struct Blake2sFamily
+    : MemberTraits<Member::blake2s, Blake2sState, uint32_t, Blake2sCompressFn, Blake2sCompress8Fn,
+                   kBlake2sBlockBytes, kBlake2sMaxDigestBytes, kBlake2sMaxKeyBytes,
+                   kBlake2sSaltBytes, kBlake2sPersonalBytes, kBlake2spLanes, kBlake2sIV,
+                   &Entry::blake2s, &Entry::blake2s_lanes> {
+    static constexpr const char* kName = "BLAKE2s";
+};
+
+// The traits type of a member named by value (a form's row names its member).
+template <Member member>
+struct MemberFamily;
+template <>
+struct MemberFamily<Member::blake2b> {
+    using Family = Blake2bFamily;
+};
+template <>
+struct MemberFamily<Member::blake2s> {
+    using Family = Blake2sFamily;
+};
+template <Member member>
+using FamilyOf = typename MemberFamily<member>::Family;
 
 // One per row of the registry (registry.hpp), which gives each its name and CPU need.
 enum class KernelId : uint8_t { ref, x64, ssse3, avx, avx2, avx512 };

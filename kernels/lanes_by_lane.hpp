@@ -6,12 +6,12 @@
 // an ISA object, would be a weak symbol the linker could pick for baseline callers.
 #pragma once
 
-#include "kernel_families.hpp"
+#include "kernel.hpp"
 
 namespace blake2simd {
 
 // Block-major order: the lanes' blocks of one step are adjacent in a tree-mode message, so each
-// cache line of the input is used once. Family: Blake2bKernels or Blake2sKernels.
+// cache line of the input is used once. Family: Blake2bFamily or Blake2sFamily.
 template <class Family, typename Family::Compress compress, size_t kLanes = Family::kLanes>
 void compress_by_lane(typename Family::State* states, const uint8_t* const* blocks,
                       size_t block_count, size_t block_stride,

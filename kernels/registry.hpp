@@ -10,7 +10,7 @@
 
 #include "compress_blake2_x64.hpp"
 #include "cpu_features.hpp"
-#include "kernel_families.hpp"
+#include "kernel.hpp"
 
 namespace blake2simd::registry {
 
@@ -62,8 +62,8 @@ struct KernelRow {
     // Whether this build compiled it. A flag, not a test of the entry points for nullptr: GCC
     // does not fold a function address compared with nullptr under the sanitizers.
     bool built;
-    MemberEntries<Blake2bKernels> blake2b;
-    MemberEntries<Blake2sKernels> blake2s;
+    MemberEntries<Blake2bFamily> blake2b;
+    MemberEntries<Blake2sFamily> blake2s;
     RegisterClearFn scrub;  // clears every vector register of the kernel's ISA, or nullptr
 
     template <class Family>

@@ -268,8 +268,8 @@ struct View {
                cpu_can_run(candidates[i].id, features);
     }
     double mb_per_second(size_t i) const noexcept {
-        const size_t block = form.member == Member::blake2b ? Blake2bKernels::kBlockBytes
-                                                            : Blake2sKernels::kBlockBytes;
+        const size_t block = form.member == Member::blake2b ? Blake2bFamily::kBlockBytes
+                                                            : Blake2sFamily::kBlockBytes;
         const double ns = measurements[i].nanoseconds_per_unit;
         return ns > 0 ? static_cast<double>(form.lanes * block) * 1000.0 / ns : 0.0;
     }

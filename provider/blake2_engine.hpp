@@ -1,8 +1,9 @@
 // The streaming engines: Blake2Engine under the digest and the MAC of each family (BLAKE2b,
 // BLAKE2s: buffering, counter, parameter block, last-block handling) and TreeEngine under the
-// tree modes (BLAKE2bp, BLAKE2sp), with the family members and the parameter block they are
-// built on. ISA-agnostic: compression goes through the family's compression function
-// (kernels/kernel.hpp).
+// tree modes (BLAKE2bp, BLAKE2sp), and the parameter block they start from. Templated on the
+// family members' traits (kernels/kernel.hpp: Blake2bFamily, Blake2sFamily), so BLAKE2s and
+// BLAKE2sp reuse BLAKE2b's code rather than copy it. ISA-agnostic: compression goes through the
+// member's compression function.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -10,26 +11,9 @@
 #include <cstdint>
 #include <cstring>
 
-#include "kernel_families.hpp"
+#include "kernel.hpp"
 
 namespace blake2simd {
-
-// The two members of the BLAKE2 family as types: what the engines, params and contexts are
-// templated on, so BLAKE2s and BLAKE2sp reuse BLAKE2b's code rather than copy it.
-
-// The kernels' traits of each member (kernels/kernel_families.hpp: word, state, compression
-// contracts, block size, leaves of its tree mode) plus what only the engines and params need.
-struct Blake2bFamily : Blake2bKernels {
-    static constexpr size_t kMaxKeyBytes = kBlake2bMaxKeyBytes;
-    static constexpr size_t kSaltBytes = kBlake2bSaltBytes;
-    static constexpr size_t kPersonalBytes = kBlake2bPersonalBytes;
-};
-
-struct Blake2sFamily : Blake2sKernels {
-    static constexpr size_t kMaxKeyBytes = kBlake2sMaxKeyBytes;
-    static constexpr size_t kSaltBytes = kBlake2sSaltBytes;
-    static constexpr size_t kPersonalBytes = kBlake2sPersonalBytes;
-};
 
 // The parameter block (RFC 7693 section 2.8 and the BLAKE2 paper's tree fields); node_offset
 // is 48 bits in BLAKE2s.

@@ -108,7 +108,7 @@ const Kernel* chosen_kernel(const KernelChoice& choice) noexcept {
     if (!choice.offered) {
         return nullptr;
     }
-    if constexpr (std::is_same_v<Kernel, Blake2bKernels::Kernel>) {
+    if constexpr (std::is_same_v<Kernel, Blake2bFamily::Kernel>) {
         return &choice.blake2b;
     } else {
         return &choice.blake2s;
@@ -118,7 +118,7 @@ const Kernel* chosen_kernel(const KernelChoice& choice) noexcept {
 // The many-lane kernel a tree-mode context of that lane type runs its leaves on.
 template <class LanesKernel>
 LanesKernel chosen_lanes(const KernelChoice& choice) noexcept {
-    if constexpr (std::is_same_v<LanesKernel, Blake2bKernels::LanesKernel>) {
+    if constexpr (std::is_same_v<LanesKernel, Blake2bFamily::LanesKernel>) {
         return choice.blake2bp;
     } else {
         return choice.blake2sp;

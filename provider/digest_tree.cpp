@@ -46,7 +46,7 @@ struct TreeDigest : DigestCallbacks<TreeDigestContext<Family>> {
         if (!check_params(ctx, params)) {
             return 0;
         }
-        ctx->engine.start(ctx->kernel->compress, Family::lanes_entry(ctx->lanes), nullptr, 0);
+        ctx->engine.start(ctx->kernel->compress, ctx->lanes.compress, nullptr, 0);
         ctx->phase = Phase::absorbing;
         return 1;
     }

@@ -62,7 +62,7 @@ struct TreeMac : MacCallbacks<TreeMacContext<Family>, Family> {
         if (!require_key(ctx->provider, ctx->key)) {
             return 0;
         }
-        ctx->engine.start(ctx->kernel->compress, Family::lanes_entry(ctx->lanes), ctx->key.bytes,
+        ctx->engine.start(ctx->kernel->compress, ctx->lanes.compress, ctx->key.bytes,
                           ctx->key.length);
         ctx->phase = Phase::absorbing;
         return 1;

@@ -41,10 +41,10 @@ KernelChoice ProviderContext::make_kernel_choice() const noexcept {
     for (const dispatch::Serving& serving : servings) {
         choice.offered = choice.offered && serving.served;
     }
-    choice.blake2b = dispatch::single_kernel<Blake2bKernels>(servings[index_of(Form::blake2b)]);
-    choice.blake2bp = dispatch::lanes_kernel<Blake2bKernels>(servings[index_of(Form::blake2bp)]);
-    choice.blake2s = dispatch::single_kernel<Blake2sKernels>(servings[index_of(Form::blake2s)]);
-    choice.blake2sp = dispatch::lanes_kernel<Blake2sKernels>(servings[index_of(Form::blake2sp)]);
+    choice.blake2b = dispatch::single_kernel<Blake2bFamily>(servings[index_of(Form::blake2b)]);
+    choice.blake2bp = dispatch::lanes_kernel<Blake2bFamily>(servings[index_of(Form::blake2bp)]);
+    choice.blake2s = dispatch::single_kernel<Blake2sFamily>(servings[index_of(Form::blake2s)]);
+    choice.blake2sp = dispatch::lanes_kernel<Blake2sFamily>(servings[index_of(Form::blake2sp)]);
     const int written = std::snprintf(choice.buildinfo, sizeof choice.buildinfo, "%s %s; ",
                                       names::kProviderName, B2_VERSION);
     const size_t used = written > 0 ? static_cast<size_t>(written) : 0;

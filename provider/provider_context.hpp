@@ -16,10 +16,10 @@ namespace blake2simd {
 // The kernel serving each form (kernels/forms.hpp); contexts point at these.
 struct KernelChoice {
     bool offered;  // every form is served; else nothing is offered
-    Blake2bKernels::Kernel blake2b;
-    Blake2bKernels::LanesKernel blake2bp;  // 4 states at once
-    Blake2sKernels::Kernel blake2s;
-    Blake2sKernels::LanesKernel blake2sp;  // 8 states at once
+    Blake2bFamily::Kernel blake2b;
+    Blake2bFamily::LanesKernel blake2bp;  // 4 states at once
+    Blake2sFamily::Kernel blake2s;
+    Blake2sFamily::LanesKernel blake2sp;  // 8 states at once
     char buildinfo[1152];
 };
 

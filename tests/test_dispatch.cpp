@@ -422,7 +422,7 @@ void test_self_tests_reject(b2kernels_test::Checks& checks) {
     };
     const Compress4Fn b4 = [](Blake2bState* s, const uint8_t* const* p, size_t n, size_t stride,
                               uint64_t i) noexcept {
-        compress_by_lane<Blake2bKernels, &kernels::compress_ref>(s, p, n, stride, i);
+        compress_by_lane<Blake2bFamily, &kernels::compress_ref>(s, p, n, stride, i);
         s[2].h[5] ^= n != 0 ? 1u : 0u;
     };
     const Blake2sCompressFn bs = [](Blake2sState* s, const uint8_t* p, size_t n,
@@ -432,7 +432,7 @@ void test_self_tests_reject(b2kernels_test::Checks& checks) {
     };
     const Blake2sCompress8Fn bs8 = [](Blake2sState* s, const uint8_t* const* p, size_t n,
                                       size_t stride, uint32_t i) noexcept {
-        compress_by_lane<Blake2sKernels, &kernels::blake2s_compress_ref>(s, p, n, stride, i);
+        compress_by_lane<Blake2sFamily, &kernels::blake2s_compress_ref>(s, p, n, stride, i);
         s[6].t[1] ^= n != 0 ? 1u : 0u;
     };
     const Entry broken[dispatch::kFormCount] = {

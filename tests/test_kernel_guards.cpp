@@ -96,7 +96,7 @@ struct Areas {
 // --- single lane
 
 void check_single_lane(b2kernels_test::Checks& checks,
-                       const blake2simd::Blake2bKernels::Kernel& kernel, const Areas& areas) {
+                       const blake2simd::Blake2bFamily::Kernel& kernel, const Areas& areas) {
     int cases = 0;
     for (const bool at_end : {true, false}) {
         for (const size_t blocks :

@@ -34,7 +34,7 @@ using b2kernels_test::Random;
 // The oracle: the plain reference loop, lane by lane. Once tests/support/reference_compress.hpp
 // has the plain BLAKE2s oracle (and the shipped ref kernel is tuned), lane by lane that instead.
 constexpr Blake2sCompress8Fn kOracle8 =
-    &compress_by_lane<Blake2sKernels, &kernels::blake2s_compress_ref>;
+    &compress_by_lane<Blake2sFamily, &kernels::blake2s_compress_ref>;
 
 // One guard state after the eight: a kernel must not write past states[7].
 constexpr size_t kStates = kBlake2spLanes + 1;

@@ -53,7 +53,7 @@ struct UnusedEngine {
 
 struct Context {
     blake2simd::ProviderContext* provider;
-    const blake2simd::Blake2bKernels::Kernel* kernel;
+    const blake2simd::Blake2bFamily::Kernel* kernel;
     blake2simd::Phase phase;
     UnusedEngine engine;
 
@@ -65,7 +65,7 @@ static_assert(blake2simd::AlgorithmContext<Context> && !blake2simd::TreeContext<
 // One member short (no phase): no context, so no template of context.hpp accepts it.
 struct WithoutPhase {
     blake2simd::ProviderContext* provider;
-    const blake2simd::Blake2bKernels::Kernel* kernel;
+    const blake2simd::Blake2bFamily::Kernel* kernel;
     UnusedEngine engine;
 
     size_t output_size() const noexcept { return 0; }

@@ -254,7 +254,7 @@ Case blake2s_case(const Case& c) {
 
 void check_blake2s(const Case& c) {
     const Bytes expected = oracle<rfc7693::blake2s::Options>(c);
-    for (const blake2simd::Blake2sKernels::Kernel* kernel : runnable_blake2s_kernels()) {
+    for (const blake2simd::Blake2sFamily::Kernel* kernel : runnable_blake2s_kernels()) {
         if (engine_digest<blake2simd::Blake2sFamily>(c, kernel->compress) != expected) {
             fuzz::mismatch(kernel->name);
         }
@@ -402,7 +402,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const Case c = read_case(in);
     const Bytes expected = oracle<rfc7693::Options>(c);
 
-    for (const blake2simd::Blake2bKernels::Kernel* kernel : runnable_kernels()) {
+    for (const blake2simd::Blake2bFamily::Kernel* kernel : runnable_kernels()) {
         if (engine_digest<blake2simd::Blake2bFamily>(c, kernel->compress) != expected) {
             fuzz::mismatch(kernel->name);
         }

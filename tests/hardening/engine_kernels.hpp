@@ -70,24 +70,24 @@ typename Family::Compress single_lane_for(dispatch::Form single, blake2simd::Ker
 
 }  // namespace engine_kernels
 
-inline std::vector<const blake2simd::Blake2bKernels::Kernel*> runnable_kernels() {
-    using blake2simd::Blake2bKernels;
-    return engine_kernels::pointers_to<Blake2bKernels>(
-        engine_kernels::runnable_of<Blake2bKernels>(blake2simd::dispatch::Form::blake2b));
+inline std::vector<const blake2simd::Blake2bFamily::Kernel*> runnable_kernels() {
+    using blake2simd::Blake2bFamily;
+    return engine_kernels::pointers_to<Blake2bFamily>(
+        engine_kernels::runnable_of<Blake2bFamily>(blake2simd::dispatch::Form::blake2b));
 }
 
-inline std::vector<const blake2simd::Blake2sKernels::Kernel*> runnable_blake2s_kernels() {
-    using blake2simd::Blake2sKernels;
-    return engine_kernels::pointers_to<Blake2sKernels>(
-        engine_kernels::runnable_of<Blake2sKernels>(blake2simd::dispatch::Form::blake2s));
+inline std::vector<const blake2simd::Blake2sFamily::Kernel*> runnable_blake2s_kernels() {
+    using blake2simd::Blake2sFamily;
+    return engine_kernels::pointers_to<Blake2sFamily>(
+        engine_kernels::runnable_of<Blake2sFamily>(blake2simd::dispatch::Form::blake2s));
 }
 
 inline blake2simd::CompressFn single_lane_for(blake2simd::KernelId id) {
-    return engine_kernels::single_lane_for<blake2simd::Blake2bKernels>(
+    return engine_kernels::single_lane_for<blake2simd::Blake2bFamily>(
         blake2simd::dispatch::Form::blake2b, id);
 }
 
 inline blake2simd::Blake2sCompressFn blake2s_single_lane_for(blake2simd::KernelId id) {
-    return engine_kernels::single_lane_for<blake2simd::Blake2sKernels>(
+    return engine_kernels::single_lane_for<blake2simd::Blake2sFamily>(
         blake2simd::dispatch::Form::blake2s, id);
 }

@@ -187,7 +187,7 @@ void check_blake2s_streams(b2test::Report& report, Guarded& engine_area, const u
     o.key = key;
     o.key_len = key_length;
     const Bytes expected_s = rfc7693::blake2s::hash(o, message, length);
-    for (const blake2simd::Blake2sKernels::Kernel* kernel : runnable_blake2s_kernels()) {
+    for (const blake2simd::Blake2sFamily::Kernel* kernel : runnable_blake2s_kernels()) {
         auto* engine = new (engine_area.usable) Blake2sEngine;
         blake2simd::Blake2sParameterBlock params;
         params.key_length = static_cast<uint8_t>(key_length);
@@ -247,8 +247,8 @@ void check_streams_at_guards(b2test::Report& report) {
                 check_blake2s_streams(report, engine_area, message, length, key, key_length,
                                       std::to_string(length) + " bytes " +
                                           (at_end ? "ending at" : "starting at") + " a guard");
-                for (const blake2simd::Blake2bKernels::Kernel* runnable : runnable_kernels()) {
-                    const blake2simd::Blake2bKernels::Kernel& kernel = *runnable;
+                for (const blake2simd::Blake2bFamily::Kernel* runnable : runnable_kernels()) {
+                    const blake2simd::Blake2bFamily::Kernel& kernel = *runnable;
                     auto* engine = new (engine_area.usable) Blake2bEngine;
                     blake2simd::Blake2bParameterBlock params;
                     params.key_length = static_cast<uint8_t>(key_length);
@@ -273,7 +273,7 @@ void check_streams_at_guards(b2test::Report& report) {
 
 int main() {
     namespace dispatch = blake2simd::dispatch;
-    const blake2simd::Blake2bKernels::Kernel ref = *runnable_kernels()[0];
+    const blake2simd::Blake2bFamily::Kernel ref = *runnable_kernels()[0];
     const blake2simd::Compress4Fn ref4 =
         dispatch::candidates(dispatch::Form::blake2bp)[0].entry.blake2b_lanes;
     b2test::Report report("test_engine_bounds", std::numeric_limits<int>::max());
@@ -306,7 +306,7 @@ int main() {
                             }),
                       what);
     }
-    const blake2simd::Blake2sKernels::Kernel ref_s = *runnable_blake2s_kernels()[0];
+    const blake2simd::Blake2sFamily::Kernel ref_s = *runnable_blake2s_kernels()[0];
     const blake2simd::Blake2sCompress8Fn ref8 =
         dispatch::candidates(dispatch::Form::blake2sp)[0].entry.blake2s_lanes;
     // BLAKE2sp: none, part of a group of eight blocks, a group, more than a group.

@@ -33,7 +33,7 @@ struct Blake2b {
     static constexpr size_t kBlock = 128;
     static constexpr size_t kDigest = 64;
     static constexpr const char* kName = "BLAKE2b";
-    static std::vector<const blake2simd::Blake2bKernels::Kernel*> kernels() {
+    static std::vector<const blake2simd::Blake2bFamily::Kernel*> kernels() {
         return runnable_kernels();
     }
     static std::vector<uint8_t> oracle(const Oracle& start, const std::vector<uint8_t>& message) {
@@ -49,7 +49,7 @@ struct Blake2s {
     static constexpr size_t kBlock = 64;
     static constexpr size_t kDigest = 32;
     static constexpr const char* kName = "BLAKE2s";
-    static std::vector<const blake2simd::Blake2sKernels::Kernel*> kernels() {
+    static std::vector<const blake2simd::Blake2sFamily::Kernel*> kernels() {
         return runnable_blake2s_kernels();
     }
     static std::vector<uint8_t> oracle(const Oracle& start, const std::vector<uint8_t>& message) {

@@ -22,7 +22,7 @@ struct Blake2b {
     using Family = blake2simd::Blake2bFamily;
     using Engine = blake2simd::Blake2bEngine;
     using Params = blake2simd::Blake2bParameterBlock;
-    using Kernel = blake2simd::Blake2bKernels::Kernel;
+    using Kernel = blake2simd::Blake2bFamily::Kernel;
     using Oracle = rfc7693::Options;
     static constexpr size_t kMaxKey = blake2simd::kBlake2bMaxKeyBytes;
     static constexpr size_t kSalt = blake2simd::kBlake2bSaltBytes;
@@ -37,7 +37,7 @@ struct Blake2s {
     using Family = blake2simd::Blake2sFamily;
     using Engine = blake2simd::Blake2sEngine;
     using Params = blake2simd::Blake2sParameterBlock;
-    using Kernel = blake2simd::Blake2sKernels::Kernel;
+    using Kernel = blake2simd::Blake2sFamily::Kernel;
     using Oracle = rfc7693::blake2s::Options;
     static constexpr size_t kMaxKey = blake2simd::kBlake2sMaxKeyBytes;
     static constexpr size_t kSalt = 8;
