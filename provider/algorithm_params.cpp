@@ -41,12 +41,12 @@ bool parse_padded_field(const OSSL_PARAM* p, uint8_t* field, size_t field_size, 
 
 template <class Family>
 ParameterBlock<Family> Blake2Settings<Family>::parameter_block(uint8_t key_length) const noexcept {
-    ParameterBlock<Family> params;
-    params.digest_length = output_size;
-    params.key_length = key_length;
-    std::memcpy(params.salt, salt, Family::kSaltBytes);
-    std::memcpy(params.personal, personal, Family::kPersonalBytes);
-    return params;
+    ParameterBlock<Family> block;
+    block.digest_length = output_size;
+    block.key_length = key_length;
+    std::memcpy(block.salt, salt, Family::kSaltBytes);
+    std::memcpy(block.personal, personal, Family::kPersonalBytes);
+    return block;
 }
 
 bool parse_size_param(const OSSL_PARAM* p, size_t min, size_t max, Reason out_of_range,

@@ -12,13 +12,14 @@
 namespace blake2simd {
 
 template <class Family>
-void Blake2Engine<Family>::start(Compress compress, const Params& params, bool last_node) noexcept {
-    initial_chaining_value(params, m_state.h);
+void Blake2Engine<Family>::start(Compress compress, const ParameterBlock<Family>& parameter_block,
+                                 bool last_node) noexcept {
+    initial_chaining_value(parameter_block, m_state.h);
     m_state.t[0] = m_state.t[1] = 0;
     m_state.f[0] = m_state.f[1] = 0;
     m_compress = compress;
     m_buffered = 0;
-    m_digest_length = params.digest_length;
+    m_digest_length = parameter_block.digest_length;
     m_last_node = last_node;
     m_key_block_buffered = false;
 }
@@ -38,10 +39,11 @@ void Blake2Engine<Family>::resume(Compress compress, const State& state,
 // a key-length memcpy were a call each (rep stos / rep movs with g++'s default tuning), a good
 // part of the cost of a re-key.
 template <class Family>
-void Blake2Engine<Family>::start_keyed_empty(Compress compress, const Params& params,
+void Blake2Engine<Family>::start_keyed_empty(Compress compress,
+                                             const ParameterBlock<Family>& parameter_block,
                                              const PaddedKey& padded_key) noexcept {
     constexpr size_t kKeyBytes = Family::kMaxKeyBytes;
-    start(compress, params);
+    start(compress, parameter_block);
     std::memcpy(m_buffer, padded_key, kKeyBytes);
     std::memset(m_buffer + kKeyBytes, 0, kBlockBytes - kKeyBytes);
     m_buffered = kBlockBytes;
@@ -49,9 +51,10 @@ void Blake2Engine<Family>::start_keyed_empty(Compress compress, const Params& pa
 }
 
 template <class Family>
-void Blake2Engine<Family>::start_after_key_block(Compress compress, const Params& params,
+void Blake2Engine<Family>::start_after_key_block(Compress compress,
+                                                 const ParameterBlock<Family>& parameter_block,
                                                  const PaddedKey& padded_key) noexcept {
-    start_keyed_empty(compress, params, padded_key);
+    start_keyed_empty(compress, parameter_block, padded_key);
     compress_buffered_block();
 }
 

@@ -50,39 +50,42 @@ Word load_le(const uint8_t* p) noexcept {
 
 // Initial chaining value: IV xor the little-endian parameter block, built word by word (this
 // runs at every init, so no byte-wise serialization).
-inline void initial_chaining_value(const ParameterBlock<Blake2bFamily>& params,
+inline void initial_chaining_value(const ParameterBlock<Blake2bFamily>& parameter_block,
                                    uint64_t h[8]) noexcept {
     using family_detail::load_le;
-    const uint64_t first_word = uint64_t{params.digest_length} | uint64_t{params.key_length} << 8 |
-                                uint64_t{params.fanout} << 16 | uint64_t{params.depth} << 24 |
-                                uint64_t{params.leaf_length} << 32;
-    const uint64_t third_word = uint64_t{params.node_depth} | uint64_t{params.inner_length} << 8;
+    const uint64_t first_word =
+        uint64_t{parameter_block.digest_length} | uint64_t{parameter_block.key_length} << 8 |
+        uint64_t{parameter_block.fanout} << 16 | uint64_t{parameter_block.depth} << 24 |
+        uint64_t{parameter_block.leaf_length} << 32;
+    const uint64_t third_word =
+        uint64_t{parameter_block.node_depth} | uint64_t{parameter_block.inner_length} << 8;
     h[0] = kBlake2bIV[0] ^ first_word;
-    h[1] = kBlake2bIV[1] ^ params.node_offset;
+    h[1] = kBlake2bIV[1] ^ parameter_block.node_offset;
     h[2] = kBlake2bIV[2] ^ third_word;
     h[3] = kBlake2bIV[3];
-    h[4] = kBlake2bIV[4] ^ load_le<uint64_t>(params.salt);
-    h[5] = kBlake2bIV[5] ^ load_le<uint64_t>(params.salt + 8);
-    h[6] = kBlake2bIV[6] ^ load_le<uint64_t>(params.personal);
-    h[7] = kBlake2bIV[7] ^ load_le<uint64_t>(params.personal + 8);
+    h[4] = kBlake2bIV[4] ^ load_le<uint64_t>(parameter_block.salt);
+    h[5] = kBlake2bIV[5] ^ load_le<uint64_t>(parameter_block.salt + 8);
+    h[6] = kBlake2bIV[6] ^ load_le<uint64_t>(parameter_block.personal);
+    h[7] = kBlake2bIV[7] ^ load_le<uint64_t>(parameter_block.personal + 8);
 }
 
-inline void initial_chaining_value(const ParameterBlock<Blake2sFamily>& params,
+inline void initial_chaining_value(const ParameterBlock<Blake2sFamily>& parameter_block,
                                    uint32_t h[8]) noexcept {
     using family_detail::load_le;
-    const uint32_t first_word = uint32_t{params.digest_length} | uint32_t{params.key_length} << 8 |
-                                uint32_t{params.fanout} << 16 | uint32_t{params.depth} << 24;
-    const uint32_t fourth_word = static_cast<uint32_t>(params.node_offset >> 32 & 0xffff) |
-                                 uint32_t{params.node_depth} << 16 |
-                                 uint32_t{params.inner_length} << 24;
+    const uint32_t first_word =
+        uint32_t{parameter_block.digest_length} | uint32_t{parameter_block.key_length} << 8 |
+        uint32_t{parameter_block.fanout} << 16 | uint32_t{parameter_block.depth} << 24;
+    const uint32_t fourth_word = static_cast<uint32_t>(parameter_block.node_offset >> 32 & 0xffff) |
+                                 uint32_t{parameter_block.node_depth} << 16 |
+                                 uint32_t{parameter_block.inner_length} << 24;
     h[0] = kBlake2sIV[0] ^ first_word;
-    h[1] = kBlake2sIV[1] ^ params.leaf_length;
-    h[2] = kBlake2sIV[2] ^ static_cast<uint32_t>(params.node_offset);
+    h[1] = kBlake2sIV[1] ^ parameter_block.leaf_length;
+    h[2] = kBlake2sIV[2] ^ static_cast<uint32_t>(parameter_block.node_offset);
     h[3] = kBlake2sIV[3] ^ fourth_word;
-    h[4] = kBlake2sIV[4] ^ load_le<uint32_t>(params.salt);
-    h[5] = kBlake2sIV[5] ^ load_le<uint32_t>(params.salt + 4);
-    h[6] = kBlake2sIV[6] ^ load_le<uint32_t>(params.personal);
-    h[7] = kBlake2sIV[7] ^ load_le<uint32_t>(params.personal + 4);
+    h[4] = kBlake2sIV[4] ^ load_le<uint32_t>(parameter_block.salt);
+    h[5] = kBlake2sIV[5] ^ load_le<uint32_t>(parameter_block.salt + 4);
+    h[6] = kBlake2sIV[6] ^ load_le<uint32_t>(parameter_block.personal);
+    h[7] = kBlake2sIV[7] ^ load_le<uint32_t>(parameter_block.personal + 4);
 }
 
 using Blake2bParameterBlock = ParameterBlock<Blake2bFamily>;
@@ -95,11 +98,11 @@ class Blake2Engine final {
   public:
     using Compress = typename Family::Compress;
     using State = typename Family::State;
-    using Params = ParameterBlock<Family>;
     using PaddedKey = uint8_t[Family::kMaxKeyBytes];
 
     // Unkeyed start. `last_node` marks the last node of a tree level (a tree's last leaf, root).
-    void start(Compress compress, const Params& params, bool last_node = false) noexcept;
+    void start(Compress compress, const ParameterBlock<Family>& parameter_block,
+               bool last_node = false) noexcept;
 
     // Starts from a chaining state already advanced past some blocks (e.g. a MAC's key block).
     void resume(Compress compress, const State& state, uint8_t digest_length) noexcept;
@@ -121,11 +124,11 @@ class Blake2Engine final {
     // buffered key block is compressed later: a short message would overwrite only its head,
     // and a replaced key must leave no copy behind). The kernel's own copies (its stack frame,
     // the vector registers) are scrubbed then as well (scrub.hpp).
-    void start_after_key_block(Compress compress, const Params& params,
+    void start_after_key_block(Compress compress, const ParameterBlock<Family>& parameter_block,
                                const PaddedKey& padded_key) noexcept;
 
     // The first-block-only state of a keyed hash of the empty message.
-    void start_keyed_empty(Compress compress, const Params& params,
+    void start_keyed_empty(Compress compress, const ParameterBlock<Family>& parameter_block,
                            const PaddedKey& padded_key) noexcept;
 
     // True while the buffer holds the key block and no message byte followed it.

@@ -12,14 +12,15 @@
 namespace blake2simd {
 
 template <class Family>
-ParameterBlock<Family> xof_root_params(uint8_t key_length, uint64_t xof_length, const uint8_t* salt,
-                                       const uint8_t* personal) noexcept {
-    ParameterBlock<Family> params;
-    params.key_length = key_length;
-    params.node_offset = xof_length << 32;
-    std::memcpy(params.salt, salt, Family::kSaltBytes);
-    std::memcpy(params.personal, personal, Family::kPersonalBytes);
-    return params;
+ParameterBlock<Family> xof_root_parameter_block(uint8_t key_length, uint64_t xof_length,
+                                                const uint8_t* salt,
+                                                const uint8_t* personal) noexcept {
+    ParameterBlock<Family> parameter_block;
+    parameter_block.key_length = key_length;
+    parameter_block.node_offset = xof_length << 32;
+    std::memcpy(parameter_block.salt, salt, Family::kSaltBytes);
+    std::memcpy(parameter_block.personal, personal, Family::kPersonalBytes);
+    return parameter_block;
 }
 
 template <class Family>
@@ -63,14 +64,14 @@ namespace {
 template <class Family>
 typename Family::State first_output_state(const XofRoot<Family>& root) noexcept {
     constexpr uint8_t kOut = Family::kMaxDigestBytes;
-    ParameterBlock<Family> params =
-        xof_root_params<Family>(0, root.xof_length, root.salt, root.personal);
-    params.fanout = 0;
-    params.depth = 0;
-    params.leaf_length = kOut;
-    params.inner_length = kOut;
+    ParameterBlock<Family> parameter_block =
+        xof_root_parameter_block<Family>(0, root.xof_length, root.salt, root.personal);
+    parameter_block.fanout = 0;
+    parameter_block.depth = 0;
+    parameter_block.leaf_length = kOut;
+    parameter_block.inner_length = kOut;
     typename Family::State state;
-    initial_chaining_value(params, state.h);
+    initial_chaining_value(parameter_block, state.h);
     state.t[0] = state.t[1] = 0;
     state.f[0] = ~typename Family::Word{0};
     state.f[1] = 0;
@@ -160,12 +161,10 @@ void write_xof_output(typename Family::Compress compress,
 
 template struct XofState<Blake2bFamily>;
 template struct XofState<Blake2sFamily>;
-template ParameterBlock<Blake2bFamily> xof_root_params<Blake2bFamily>(uint8_t, uint64_t,
-                                                                      const uint8_t*,
-                                                                      const uint8_t*) noexcept;
-template ParameterBlock<Blake2sFamily> xof_root_params<Blake2sFamily>(uint8_t, uint64_t,
-                                                                      const uint8_t*,
-                                                                      const uint8_t*) noexcept;
+template ParameterBlock<Blake2bFamily> xof_root_parameter_block<Blake2bFamily>(
+    uint8_t, uint64_t, const uint8_t*, const uint8_t*) noexcept;
+template ParameterBlock<Blake2sFamily> xof_root_parameter_block<Blake2sFamily>(
+    uint8_t, uint64_t, const uint8_t*, const uint8_t*) noexcept;
 template void write_xof_output<Blake2bFamily>(CompressFn, Compress4Fn,
                                               const XofRoot<Blake2bFamily>&, uint64_t, uint8_t*,
                                               size_t) noexcept;

@@ -81,8 +81,9 @@ struct XofState {
 // H0's parameter block: the family's longest digest, the key length, the XOF length field
 // (node offset 0), salt and personalization.
 template <class Family>
-ParameterBlock<Family> xof_root_params(uint8_t key_length, uint64_t xof_length, const uint8_t* salt,
-                                       const uint8_t* personal) noexcept;
+ParameterBlock<Family> xof_root_parameter_block(uint8_t key_length, uint64_t xof_length,
+                                                const uint8_t* salt,
+                                                const uint8_t* personal) noexcept;
 
 // Writes bytes [position, position + length) of the output stream B2(0) || B2(1) || ... of
 // `root`; position + length <= root.total_output(). The only place output blocks are made: the

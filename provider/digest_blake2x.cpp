@@ -92,9 +92,9 @@ struct XofDigest : DigestCallbacks<XofDigestContext<Family>> {
         }
         const auto& fields = ctx->settings.fields;
         ctx->xof.start(ctx->settings.init_length, fields.salt, fields.personal);
-        ctx->engine.start(
-            ctx->kernel->compress,
-            xof_root_params<Family>(0, ctx->xof.root.xof_length, fields.salt, fields.personal));
+        ctx->engine.start(ctx->kernel->compress,
+                          xof_root_parameter_block<Family>(0, ctx->xof.root.xof_length, fields.salt,
+                                                           fields.personal));
         ctx->phase = Phase::absorbing;
         return 1;
     }

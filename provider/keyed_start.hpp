@@ -34,9 +34,9 @@ class KeyedStart final {
     // The engine compresses the key block itself (no temporary engine or state copies, and the
     // state the next compression loads is the one the kernel just stored); the chaining value
     // after it is cached.
-    void compute(Engine& engine, Compress compress, const ParameterBlock<Family>& params,
+    void compute(Engine& engine, Compress compress, const ParameterBlock<Family>& parameter_block,
                  const typename Engine::PaddedKey& padded_key) noexcept {
-        engine.start_after_key_block(compress, params, padded_key);
+        engine.start_after_key_block(compress, parameter_block, padded_key);
         m_after_key_block = engine.state();
         m_state = State::resumed_without_message;
     }
@@ -53,9 +53,10 @@ class KeyedStart final {
     bool needs_key_block() const noexcept { return m_state == State::resumed_without_message; }
 
     // Moves the engine back to "key block buffered" under the configuration it started with.
-    void rebuild_key_block(Engine& engine, Compress compress, const ParameterBlock<Family>& params,
+    void rebuild_key_block(Engine& engine, Compress compress,
+                           const ParameterBlock<Family>& parameter_block,
                            const typename Engine::PaddedKey& padded_key) noexcept {
-        engine.start_keyed_empty(compress, params, padded_key);
+        engine.start_keyed_empty(compress, parameter_block, padded_key);
         m_state = State::cached;
     }
 

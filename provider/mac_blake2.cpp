@@ -46,7 +46,7 @@ struct Mac : MacCallbacks<MacContext<Family>, Family> {
     using Context = MacContext<Family>;
     using Stale = typename KeyedStart<Family>::Stale;
 
-    static ParameterBlock<Family> configured_params(const Context* ctx) noexcept {
+    static ParameterBlock<Family> configured_parameter_block(const Context* ctx) noexcept {
         return ctx->settings.parameter_block(ctx->key.length);
     }
 
@@ -54,7 +54,7 @@ struct Mac : MacCallbacks<MacContext<Family>, Family> {
     static void restore_key_block(Context* ctx) noexcept {
         if (ctx->keyed_start.needs_key_block()) {
             ctx->keyed_start.rebuild_key_block(ctx->engine, ctx->kernel->compress,
-                                               configured_params(ctx), ctx->key.bytes);
+                                               configured_parameter_block(ctx), ctx->key.bytes);
         }
     }
 
@@ -125,8 +125,8 @@ struct Mac : MacCallbacks<MacContext<Family>, Family> {
         }
         if (!ctx->keyed_start.resume(ctx->engine, ctx->kernel->compress,
                                      ctx->settings.output_size)) {
-            ctx->keyed_start.compute(ctx->engine, ctx->kernel->compress, configured_params(ctx),
-                                     ctx->key.bytes);
+            ctx->keyed_start.compute(ctx->engine, ctx->kernel->compress,
+                                     configured_parameter_block(ctx), ctx->key.bytes);
         }
         ctx->empty_message_tag_set = false;
         ctx->phase = Phase::absorbing;

@@ -88,7 +88,8 @@ struct XofMac : MacCallbacks<XofMacContext<Family>, Family> {
         ctx->xof.start(init_length, salt, personal);
         ctx->engine.start_keyed_empty(
             ctx->kernel->compress,
-            xof_root_params<Family>(ctx->key.length, ctx->xof.root.xof_length, salt, personal),
+            xof_root_parameter_block<Family>(ctx->key.length, ctx->xof.root.xof_length, salt,
+                                             personal),
             ctx->key.bytes);
         ctx->absorbed = false;
     }
