@@ -1,45 +1,18 @@
-// Check counter and random source for the kernel-level tests, which link no OpenSSL.
+// What the kernel-level tests share on top of the one check/tally layer (b2test::Report, which
+// needs no OpenSSL: these tests link none): a reproducible random source.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
+
+#include "support/b2test/check.hpp"
 
 namespace b2kernels_test {
 
-// Exit status for "this host cannot run the test"; CTest maps it via SKIP_RETURN_CODE.
-inline constexpr int kSkipExitCode = 77;
+using b2test::kSkipExitCode;
 
-class Checks final {
-  public:
-    explicit Checks(const char* program) : m_program(program) {}
-
-    // Returns `condition` so callers can stop early on a failure.
-    bool check(bool condition, const char* what) {
-        if (condition) {
-            ++m_passed;
-        } else {
-            ++m_failed;
-            if (m_failed <= 20) {
-                std::fprintf(stderr, "FAIL %s: %s\n", m_program, what);
-            }
-        }
-        return condition;
-    }
-
-    [[nodiscard]] long failed() const noexcept { return m_failed; }
-
-    // Prints the summary and returns the exit status; no checks at all counts as failure.
-    [[nodiscard]] int finish() const {
-        std::printf("%s: %ld passed, %ld failed\n", m_program, m_passed, m_failed);
-        return (m_failed == 0 && m_passed > 0) ? 0 : 1;
-    }
-
-  private:
-    const char* m_program;
-    long m_passed = 0;
-    long m_failed = 0;
-};
+// The name test_dispatch.cpp still spells; it is b2test::Report, not a second tally.
+using Checks = b2test::Report;
 
 // splitmix64: small and deterministic, so a failure reproduces from the seed.
 class Random final {

@@ -95,8 +95,8 @@ struct Areas {
 
 // --- single lane
 
-void check_single_lane(b2kernels_test::Checks& checks,
-                       const blake2simd::Blake2bKernels::Kernel& kernel, const Areas& areas) {
+void check_single_lane(b2test::Report& checks, const blake2simd::Blake2bKernels::Kernel& kernel,
+                       const Areas& areas) {
     int cases = 0;
     for (const bool at_end : {true, false}) {
         for (const size_t blocks :
@@ -125,7 +125,7 @@ void check_single_lane(b2kernels_test::Checks& checks,
 
 // --- single lane, BLAKE2s
 
-void check_blake2s_single_lane(b2kernels_test::Checks& checks, const char* name,
+void check_blake2s_single_lane(b2test::Report& checks, const char* name,
                                blake2simd::Blake2sCompressFn compress, const Areas& areas) {
     using blake2simd::Blake2sState;
     using blake2simd::kBlake2sBlockBytes;
@@ -172,7 +172,7 @@ void reference4(Blake2bState* states, const uint8_t* const* blocks, size_t block
     }
 }
 
-void run4(b2kernels_test::Checks& checks, const dispatch::Candidate& candidate, const char* name,
+void run4(b2test::Report& checks, const dispatch::Candidate& candidate, const char* name,
           const Areas& areas, bool states_at_end, const uint8_t* const* blocks, size_t steps,
           size_t stride, const char* layout) {
     auto* states = reinterpret_cast<Blake2bState*>(
@@ -189,7 +189,7 @@ void run4(b2kernels_test::Checks& checks, const dispatch::Candidate& candidate, 
     checks.check(std::memcmp(states, expected, sizeof expected) == 0, what.c_str());
 }
 
-void check_four_lanes(b2kernels_test::Checks& checks, const dispatch::Candidate& candidate,
+void check_four_lanes(b2test::Report& checks, const dispatch::Candidate& candidate,
                       const char* name, const Areas& areas) {
     int cases = 0;
     for (const bool at_end : {true, false}) {
@@ -277,7 +277,7 @@ std::vector<size_t> usable_candidates(dispatch::Form form) {
 }  // namespace
 
 int main() {
-    b2kernels_test::Checks checks("test_kernel_guards");
+    b2test::Report checks("test_kernel_guards");
     const Areas areas;
     if (!areas.ok()) {
         std::fprintf(stderr, "cannot map guarded areas\n");

@@ -28,8 +28,8 @@
 namespace {
 
 using namespace blake2simd;
-using b2kernels_test::Checks;
 using b2kernels_test::Random;
+using b2test::Report;
 
 // The oracle: the plain reference loop, lane by lane. Once tests/support/reference_compress.hpp
 // has the plain BLAKE2s oracle (and the shipped ref kernel is tuned), lane by lane that instead.
@@ -156,7 +156,7 @@ uint32_t random_increment(Random& random) {
     }
 }
 
-void compare_random(const registry::KernelRow& row, long cases, Random& random, Checks& checks) {
+void compare_random(const registry::KernelRow& row, long cases, Random& random, Report& checks) {
     std::vector<uint8_t> area(64 * 1024);
     for (auto& byte : area) {
         byte = static_cast<uint8_t>(random.next());
@@ -185,7 +185,7 @@ void compare_random(const registry::KernelRow& row, long cases, Random& random, 
 
 // RFC 7693 appendix B: BLAKE2s-256("abc"), in all eight lanes at once, so the oracle is not the
 // only witness.
-void check_rfc7693_abc(const registry::KernelRow& row, Checks& checks) {
+void check_rfc7693_abc(const registry::KernelRow& row, Report& checks) {
     static constexpr uint8_t kExpected[32] = {0x50, 0x8C, 0x5E, 0x8C, 0x32, 0x7C, 0x14, 0xE2,
                                               0xE1, 0xA7, 0x2B, 0xA3, 0x4E, 0xEB, 0x45, 0x2F,
                                               0x37, 0x45, 0x8B, 0x20, 0x9E, 0xD6, 0x3A, 0x29,
@@ -254,7 +254,7 @@ class GuardedArea final {
 
 // BLAKE2sp's layout and a stride-0 one, with the blocks and the eight states flush against the
 // trailing guard page, then against the leading one; each result still equals the oracle's.
-void check_guards(const registry::KernelRow& row, Random& random, Checks& checks) {
+void check_guards(const registry::KernelRow& row, Random& random, Report& checks) {
     constexpr size_t kSteps = 4;
     constexpr size_t kSpan = kSteps * kBlake2spLanes * kBlake2sBlockBytes;
     constexpr size_t kStateBytes = kBlake2spLanes * sizeof(Blake2sState);
@@ -304,7 +304,7 @@ int main(int argc, char** argv) {
             cases = std::strtol(argv[i], nullptr, 10);
         }
     }
-    Checks checks("test_kernels_lanes8");
+    Report checks("test_kernels_lanes8");
     Random random(0x6c616e657338ULL);
     const auto& features = cpu::detected_features();
     size_t ran = 0;
