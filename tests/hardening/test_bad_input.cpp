@@ -317,9 +317,8 @@ void check_malformed_size_integers(Report& report, const Fixture& f) {
 // without a provider context), and a context's, for a param of the wrong type or one too small
 // for its value (the kernel's name into a buffer one byte short).
 
-void check_failed_gets_raise_reasons(Report& report, const Fixture& f) {
+void check_provider_gets_raise_reasons(Report& report, const Fixture& f) {
     char text[64] = {};
-    int number = 0;
     OSSL_PROVIDER* provider = OSSL_PROVIDER_load(f.session.libctx(), "blake2simd");
     B2_REQUIRE(provider != nullptr, "load blake2simd");
     OSSL_PARAM status_as_text[] = {
@@ -334,84 +333,103 @@ void check_failed_gets_raise_reasons(Report& report, const Fixture& f) {
              "provider name into 4 bytes");
     B2_CHECK(report, contains(last_reason(), "buffer too small"), "provider name reason");
     OSSL_PROVIDER_unload(provider);
+}
 
-    for (const Blake2Algorithm* algorithm : {&f.algorithm, &f.tree}) {
-        const char* digest_name = algorithm->digest;
-        const std::string name = digest_name;
-        const b2test::MdPtr md = f.session.fetch_md(digest_name, b2test::kOurPropq);
-        B2_REQUIRE(md != nullptr, "fetch " + name);
-        OSSL_PARAM block_size_as_text[] = {
-            OSSL_PARAM_construct_utf8_string(OSSL_DIGEST_PARAM_BLOCK_SIZE, text, sizeof text),
-            OSSL_PARAM_construct_end()};
-        B2_CHECK(report, EVP_MD_get_params(md.get(), block_size_as_text) == 0,
-                 name + ": block size as a string");
-        B2_CHECK(report, contains(last_reason(), "wrong data type"), name + ": its reason");
-        signed char tiny = 0;  // 128 does not fit a signed byte; 64 does
-        OSSL_PARAM block_size_in_a_byte[] = {
-            {OSSL_DIGEST_PARAM_BLOCK_SIZE, OSSL_PARAM_INTEGER, &tiny, 1, OSSL_PARAM_UNMODIFIED},
-            OSSL_PARAM_construct_end()};
-        if (algorithm->block_bytes > 127) {
-            B2_CHECK(report, EVP_MD_get_params(md.get(), block_size_in_a_byte) == 0,
-                     name + ": block size into a signed byte");
-            B2_CHECK(report, contains(last_reason(), "buffer too small"), name + ": its reason");
-        } else {
-            B2_CHECK(report,
-                     EVP_MD_get_params(md.get(), block_size_in_a_byte) == 1 &&
-                         tiny == static_cast<signed char>(algorithm->block_bytes),
-                     name + ": block size into a signed byte");
-        }
-        OSSL_PARAM xof_as_text[] = {
-            OSSL_PARAM_construct_utf8_string(OSSL_DIGEST_PARAM_XOF, text, sizeof text),
-            OSSL_PARAM_construct_end()};
-        B2_CHECK(report, EVP_MD_get_params(md.get(), xof_as_text) == 0, name + ": xof as text");
-        B2_CHECK(report, contains(last_reason(), "wrong data type"), name + ": its reason");
-
-        b2test::MdCtxPtr ctx(EVP_MD_CTX_new());
-        B2_REQUIRE(EVP_DigestInit_ex2(ctx.get(), md.get(), nullptr) == 1, name + ": init");
-        const char* kernel = nullptr;
-        OSSL_PARAM kernel_ptr[] = {
-            OSSL_PARAM_construct_utf8_ptr("kernel", const_cast<char**>(&kernel), 0),
-            OSSL_PARAM_construct_end()};
-        B2_REQUIRE(EVP_MD_CTX_get_params(ctx.get(), kernel_ptr) == 1 && kernel != nullptr,
-                   name + ": kernel name");
-        const size_t one_short = std::strlen(kernel) - 1;
-        OSSL_PARAM kernel_short[] = {OSSL_PARAM_construct_utf8_string("kernel", text, one_short),
-                                     OSSL_PARAM_construct_end()};
-        B2_CHECK(report, EVP_MD_CTX_get_params(ctx.get(), kernel_short) == 0,
-                 name + ": kernel '" + kernel + "' into " + std::to_string(one_short) + " bytes");
+// Through the digest itself: OpenSSL calls its get_params without a provider context.
+void check_md_gets_raise_reasons(Report& report, const EVP_MD* md,
+                                 const Blake2Algorithm& algorithm) {
+    char text[64] = {};
+    const std::string name = algorithm.digest;
+    OSSL_PARAM block_size_as_text[] = {
+        OSSL_PARAM_construct_utf8_string(OSSL_DIGEST_PARAM_BLOCK_SIZE, text, sizeof text),
+        OSSL_PARAM_construct_end()};
+    B2_CHECK(report, EVP_MD_get_params(md, block_size_as_text) == 0,
+             name + ": block size as a string");
+    B2_CHECK(report, contains(last_reason(), "wrong data type"), name + ": its reason");
+    signed char tiny = 0;  // 128 does not fit a signed byte; 64 does
+    OSSL_PARAM block_size_in_a_byte[] = {
+        {OSSL_DIGEST_PARAM_BLOCK_SIZE, OSSL_PARAM_INTEGER, &tiny, 1, OSSL_PARAM_UNMODIFIED},
+        OSSL_PARAM_construct_end()};
+    if (algorithm.block_bytes > 127) {
+        B2_CHECK(report, EVP_MD_get_params(md, block_size_in_a_byte) == 0,
+                 name + ": block size into a signed byte");
         B2_CHECK(report, contains(last_reason(), "buffer too small"), name + ": its reason");
-        OSSL_PARAM size_as_text[] = {
-            OSSL_PARAM_construct_utf8_string(OSSL_DIGEST_PARAM_SIZE, text, sizeof text),
-            OSSL_PARAM_construct_end()};
-        B2_CHECK(report, EVP_MD_CTX_get_params(ctx.get(), size_as_text) == 0,
-                 name + ": ctx size as a string");
-        B2_CHECK(report, contains(last_reason(), "wrong data type"), name + ": its reason");
-    }
-
-    for (const Blake2Algorithm* algorithm : {&f.algorithm, &f.tree}) {
-        const char* mac_name = algorithm->mac;
-        const std::string name = mac_name;
-        const b2test::MacPtr mac = f.session.fetch_mac(mac_name, b2test::kOurPropq);
-        B2_REQUIRE(mac != nullptr, "fetch " + name);
-        b2test::MacCtxPtr ctx(EVP_MAC_CTX_new(mac.get()));
-        OSSL_PARAM block_size_as_int[] = {
-            OSSL_PARAM_construct_int(OSSL_MAC_PARAM_BLOCK_SIZE, &number),
-            OSSL_PARAM_construct_end()};
+    } else {
         B2_CHECK(report,
-                 EVP_MAC_CTX_get_params(ctx.get(), block_size_as_int) == 1 &&
-                     number == static_cast<int>(algorithm->block_bytes),
-                 name + ": block size into an int");
-        OSSL_PARAM kernel_short[] = {OSSL_PARAM_construct_utf8_string("kernel", text, 2),
-                                     OSSL_PARAM_construct_end()};
-        B2_CHECK(report, EVP_MAC_CTX_get_params(ctx.get(), kernel_short) == 0,
-                 name + ": kernel into 2 bytes");
-        B2_CHECK(report, contains(last_reason(), "buffer too small"), name + ": its reason");
-        OSSL_PARAM size_as_octets[] = {
-            OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_SIZE, text, sizeof text),
-            OSSL_PARAM_construct_end()};
-        B2_CHECK(report, EVP_MAC_CTX_get_params(ctx.get(), size_as_octets) == 0,
-                 name + ": size as an octet string");
-        B2_CHECK(report, contains(last_reason(), "wrong data type"), name + ": its reason");
+                 EVP_MD_get_params(md, block_size_in_a_byte) == 1 &&
+                     tiny == static_cast<signed char>(algorithm.block_bytes),
+                 name + ": block size into a signed byte");
+    }
+    OSSL_PARAM xof_as_text[] = {
+        OSSL_PARAM_construct_utf8_string(OSSL_DIGEST_PARAM_XOF, text, sizeof text),
+        OSSL_PARAM_construct_end()};
+    B2_CHECK(report, EVP_MD_get_params(md, xof_as_text) == 0, name + ": xof as text");
+    B2_CHECK(report, contains(last_reason(), "wrong data type"), name + ": its reason");
+}
+
+// Through the digest and through one context of it.
+void check_digest_gets_raise_reasons(Report& report, const Fixture& f,
+                                     const Blake2Algorithm& algorithm) {
+    char text[64] = {};
+    const std::string name = algorithm.digest;
+    const b2test::MdPtr md = f.session.fetch_md(algorithm.digest, b2test::kOurPropq);
+    B2_REQUIRE(md != nullptr, "fetch " + name);
+    check_md_gets_raise_reasons(report, md.get(), algorithm);
+    b2test::MdCtxPtr ctx(EVP_MD_CTX_new());
+    B2_REQUIRE(EVP_DigestInit_ex2(ctx.get(), md.get(), nullptr) == 1, name + ": init");
+    const char* kernel = nullptr;
+    OSSL_PARAM kernel_ptr[] = {
+        OSSL_PARAM_construct_utf8_ptr("kernel", const_cast<char**>(&kernel), 0),
+        OSSL_PARAM_construct_end()};
+    B2_REQUIRE(EVP_MD_CTX_get_params(ctx.get(), kernel_ptr) == 1 && kernel != nullptr,
+               name + ": kernel name");
+    const size_t one_short = std::strlen(kernel) - 1;
+    OSSL_PARAM kernel_short[] = {OSSL_PARAM_construct_utf8_string("kernel", text, one_short),
+                                 OSSL_PARAM_construct_end()};
+    B2_CHECK(report, EVP_MD_CTX_get_params(ctx.get(), kernel_short) == 0,
+             name + ": kernel '" + kernel + "' into " + std::to_string(one_short) + " bytes");
+    B2_CHECK(report, contains(last_reason(), "buffer too small"), name + ": its reason");
+    OSSL_PARAM size_as_text[] = {
+        OSSL_PARAM_construct_utf8_string(OSSL_DIGEST_PARAM_SIZE, text, sizeof text),
+        OSSL_PARAM_construct_end()};
+    B2_CHECK(report, EVP_MD_CTX_get_params(ctx.get(), size_as_text) == 0,
+             name + ": ctx size as a string");
+    B2_CHECK(report, contains(last_reason(), "wrong data type"), name + ": its reason");
+}
+
+// Through one MAC context.
+void check_mac_gets_raise_reasons(Report& report, const Fixture& f,
+                                  const Blake2Algorithm& algorithm) {
+    char text[64] = {};
+    int number = 0;
+    const std::string name = algorithm.mac;
+    const b2test::MacPtr mac = f.session.fetch_mac(algorithm.mac, b2test::kOurPropq);
+    B2_REQUIRE(mac != nullptr, "fetch " + name);
+    b2test::MacCtxPtr ctx(EVP_MAC_CTX_new(mac.get()));
+    OSSL_PARAM block_size_as_int[] = {OSSL_PARAM_construct_int(OSSL_MAC_PARAM_BLOCK_SIZE, &number),
+                                      OSSL_PARAM_construct_end()};
+    B2_CHECK(report,
+             EVP_MAC_CTX_get_params(ctx.get(), block_size_as_int) == 1 &&
+                 number == static_cast<int>(algorithm.block_bytes),
+             name + ": block size into an int");
+    OSSL_PARAM kernel_short[] = {OSSL_PARAM_construct_utf8_string("kernel", text, 2),
+                                 OSSL_PARAM_construct_end()};
+    B2_CHECK(report, EVP_MAC_CTX_get_params(ctx.get(), kernel_short) == 0,
+             name + ": kernel into 2 bytes");
+    B2_CHECK(report, contains(last_reason(), "buffer too small"), name + ": its reason");
+    OSSL_PARAM size_as_octets[] = {
+        OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_SIZE, text, sizeof text),
+        OSSL_PARAM_construct_end()};
+    B2_CHECK(report, EVP_MAC_CTX_get_params(ctx.get(), size_as_octets) == 0,
+             name + ": size as an octet string");
+    B2_CHECK(report, contains(last_reason(), "wrong data type"), name + ": its reason");
+}
+
+void check_failed_gets_raise_reasons(Report& report, const Fixture& f) {
+    check_provider_gets_raise_reasons(report, f);
+    for (const Blake2Algorithm* algorithm : {&f.algorithm, &f.tree}) {
+        check_digest_gets_raise_reasons(report, f, *algorithm);
+        check_mac_gets_raise_reasons(report, f, *algorithm);
     }
 }
 
