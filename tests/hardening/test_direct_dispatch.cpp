@@ -210,6 +210,19 @@ size_t digest_ctx_size(const DigestFns& d, void* ctx) {
     return d.get_params(ctx, params) == 1 ? size : 0;
 }
 
+DigestFns digest_functions(const OSSL_DISPATCH* table) {
+    return DigestFns{
+        find_function<OSSL_FUNC_digest_newctx_fn>(table, OSSL_FUNC_DIGEST_NEWCTX),
+        find_function<OSSL_FUNC_digest_freectx_fn>(table, OSSL_FUNC_DIGEST_FREECTX),
+        find_function<OSSL_FUNC_digest_dupctx_fn>(table, OSSL_FUNC_DIGEST_DUPCTX),
+        find_function<OSSL_FUNC_digest_init_fn>(table, OSSL_FUNC_DIGEST_INIT),
+        find_function<OSSL_FUNC_digest_update_fn>(table, OSSL_FUNC_DIGEST_UPDATE),
+        find_function<OSSL_FUNC_digest_final_fn>(table, OSSL_FUNC_DIGEST_FINAL),
+        find_function<OSSL_FUNC_digest_set_ctx_params_fn>(table, OSSL_FUNC_DIGEST_SET_CTX_PARAMS),
+        find_function<OSSL_FUNC_digest_get_ctx_params_fn>(table, OSSL_FUNC_DIGEST_GET_CTX_PARAMS),
+    };
+}
+
 // An integer size param no getter reads whole: data_size 0 (libcrypto 3.0 reads the byte
 // before it: here a guard page) or over 8 bytes, refused before it is read, by `set` and `init`
 // (each given the params).
@@ -356,16 +369,7 @@ void check_digest(Harness& h, const Module& module, const Blake2Algorithm& algor
     if (table == nullptr) {
         return;
     }
-    const DigestFns d{
-        find_function<OSSL_FUNC_digest_newctx_fn>(table, OSSL_FUNC_DIGEST_NEWCTX),
-        find_function<OSSL_FUNC_digest_freectx_fn>(table, OSSL_FUNC_DIGEST_FREECTX),
-        find_function<OSSL_FUNC_digest_dupctx_fn>(table, OSSL_FUNC_DIGEST_DUPCTX),
-        find_function<OSSL_FUNC_digest_init_fn>(table, OSSL_FUNC_DIGEST_INIT),
-        find_function<OSSL_FUNC_digest_update_fn>(table, OSSL_FUNC_DIGEST_UPDATE),
-        find_function<OSSL_FUNC_digest_final_fn>(table, OSSL_FUNC_DIGEST_FINAL),
-        find_function<OSSL_FUNC_digest_set_ctx_params_fn>(table, OSSL_FUNC_DIGEST_SET_CTX_PARAMS),
-        find_function<OSSL_FUNC_digest_get_ctx_params_fn>(table, OSSL_FUNC_DIGEST_GET_CTX_PARAMS),
-    };
+    const DigestFns d = digest_functions(table);
     DigestUnderTest t{h, d, algorithm, d.newctx(module.provctx)};
     h.checks().check(t.ctx != nullptr, t.name + " newctx");
     // In this order: each step starts in the phase and with the settings the one before left.
@@ -392,6 +396,19 @@ size_t mac_ctx_size(const MacFns& m, void* ctx) {
     OSSL_PARAM params[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size),
                            OSSL_PARAM_construct_end()};
     return m.get_params(ctx, params) == 1 ? size : 0;
+}
+
+MacFns mac_functions(const OSSL_DISPATCH* table) {
+    return MacFns{
+        find_function<OSSL_FUNC_mac_newctx_fn>(table, OSSL_FUNC_MAC_NEWCTX),
+        find_function<OSSL_FUNC_mac_freectx_fn>(table, OSSL_FUNC_MAC_FREECTX),
+        find_function<OSSL_FUNC_mac_dupctx_fn>(table, OSSL_FUNC_MAC_DUPCTX),
+        find_function<OSSL_FUNC_mac_init_fn>(table, OSSL_FUNC_MAC_INIT),
+        find_function<OSSL_FUNC_mac_update_fn>(table, OSSL_FUNC_MAC_UPDATE),
+        find_function<OSSL_FUNC_mac_final_fn>(table, OSSL_FUNC_MAC_FINAL),
+        find_function<OSSL_FUNC_mac_set_ctx_params_fn>(table, OSSL_FUNC_MAC_SET_CTX_PARAMS),
+        find_function<OSSL_FUNC_mac_get_ctx_params_fn>(table, OSSL_FUNC_MAC_GET_CTX_PARAMS),
+    };
 }
 
 // One MAC context under test, with the key and message every step uses.
@@ -516,16 +533,7 @@ void check_mac(Harness& h, const Module& module, const Blake2Algorithm& algorith
     if (table == nullptr) {
         return;
     }
-    const MacFns m{
-        find_function<OSSL_FUNC_mac_newctx_fn>(table, OSSL_FUNC_MAC_NEWCTX),
-        find_function<OSSL_FUNC_mac_freectx_fn>(table, OSSL_FUNC_MAC_FREECTX),
-        find_function<OSSL_FUNC_mac_dupctx_fn>(table, OSSL_FUNC_MAC_DUPCTX),
-        find_function<OSSL_FUNC_mac_init_fn>(table, OSSL_FUNC_MAC_INIT),
-        find_function<OSSL_FUNC_mac_update_fn>(table, OSSL_FUNC_MAC_UPDATE),
-        find_function<OSSL_FUNC_mac_final_fn>(table, OSSL_FUNC_MAC_FINAL),
-        find_function<OSSL_FUNC_mac_set_ctx_params_fn>(table, OSSL_FUNC_MAC_SET_CTX_PARAMS),
-        find_function<OSSL_FUNC_mac_get_ctx_params_fn>(table, OSSL_FUNC_MAC_GET_CTX_PARAMS),
-    };
+    const MacFns m = mac_functions(table);
     MacUnderTest t{h, m, algorithm, m.newctx(module.provctx)};
     h.checks().check(t.ctx != nullptr, t.name + " newctx");
     // In this order: each step starts in the phase and with the settings the one before left.
@@ -582,32 +590,6 @@ void check_failed_gets(Harness& h, const Module& module) {
 
 // --- The tree modes: the same misuse through BLAKE2BP-512 / BLAKE2BPMAC and BLAKE2SP-256 /
 // BLAKE2SPMAC (one output size only).
-
-DigestFns digest_functions(const OSSL_DISPATCH* table) {
-    return DigestFns{
-        find_function<OSSL_FUNC_digest_newctx_fn>(table, OSSL_FUNC_DIGEST_NEWCTX),
-        find_function<OSSL_FUNC_digest_freectx_fn>(table, OSSL_FUNC_DIGEST_FREECTX),
-        find_function<OSSL_FUNC_digest_dupctx_fn>(table, OSSL_FUNC_DIGEST_DUPCTX),
-        find_function<OSSL_FUNC_digest_init_fn>(table, OSSL_FUNC_DIGEST_INIT),
-        find_function<OSSL_FUNC_digest_update_fn>(table, OSSL_FUNC_DIGEST_UPDATE),
-        find_function<OSSL_FUNC_digest_final_fn>(table, OSSL_FUNC_DIGEST_FINAL),
-        find_function<OSSL_FUNC_digest_set_ctx_params_fn>(table, OSSL_FUNC_DIGEST_SET_CTX_PARAMS),
-        find_function<OSSL_FUNC_digest_get_ctx_params_fn>(table, OSSL_FUNC_DIGEST_GET_CTX_PARAMS),
-    };
-}
-
-MacFns mac_functions(const OSSL_DISPATCH* table) {
-    return MacFns{
-        find_function<OSSL_FUNC_mac_newctx_fn>(table, OSSL_FUNC_MAC_NEWCTX),
-        find_function<OSSL_FUNC_mac_freectx_fn>(table, OSSL_FUNC_MAC_FREECTX),
-        find_function<OSSL_FUNC_mac_dupctx_fn>(table, OSSL_FUNC_MAC_DUPCTX),
-        find_function<OSSL_FUNC_mac_init_fn>(table, OSSL_FUNC_MAC_INIT),
-        find_function<OSSL_FUNC_mac_update_fn>(table, OSSL_FUNC_MAC_UPDATE),
-        find_function<OSSL_FUNC_mac_final_fn>(table, OSSL_FUNC_MAC_FINAL),
-        find_function<OSSL_FUNC_mac_set_ctx_params_fn>(table, OSSL_FUNC_MAC_SET_CTX_PARAMS),
-        find_function<OSSL_FUNC_mac_get_ctx_params_fn>(table, OSSL_FUNC_MAC_GET_CTX_PARAMS),
-    };
-}
 
 // NULL data with a non-zero size, for each parameter a tree mode looks at.
 void check_null_data_params(Harness& h, const std::string& what,
@@ -681,26 +663,26 @@ void check_tree_digest(Harness& h, const Module& module, const Blake2Algorithm& 
     d.freectx(ctx);
 }
 
-void check_tree_mac(Harness& h, const Module& module, const Blake2Algorithm& tree) {
-    const OSSL_DISPATCH* table = module.implementation(OSSL_OP_MAC, tree.mac);
-    const std::string mn = tree.mac;
+// One tree MAC context under test, with the key and message every step uses.
+struct TreeMacUnderTest {
+    Harness& h;
+    const MacFns& m;
+    const Blake2Algorithm& tree;
+    void* ctx;
+    std::string mn = tree.mac;
+    Bytes key = pattern(tree.max_key, 9);
+    Bytes message = pattern(700, 4);
+};
+
+// No MAC without a key or with a bad one, nothing before init, a refused final writes nothing,
+// nothing after final.
+void check_tree_mac_keys_and_phases(TreeMacUnderTest& t) {
+    auto& [h, m, tree, ctx, mn, key, message] = t;
     const size_t full = tree.max_size;
-    h.checks().check(table != nullptr, "query_operation(OSSL_OP_MAC) has " + mn);
-    if (table == nullptr) {
-        return;
-    }
-    const MacFns m = mac_functions(table);
-    const Bytes key = pattern(tree.max_key, 9);
-    const Bytes other_key = pattern(tree.max_key / 2 + 1, 2);
     const Bytes long_key = pattern(tree.max_key + 1, 9);
-    const Bytes message = pattern(700, 4);
     const Bytes expected = oracle(tree, key, message.data(), message.size(), full);
-    const Bytes expected_empty = oracle(tree, key, nullptr, 0, full);
     Bytes out(128, 0xA5);
     size_t outl = 0;
-    void* ctx = m.newctx(module.provctx);
-    h.checks().check(ctx != nullptr, mn + " newctx");
-
     h.fails(m.init(ctx, nullptr, 0, nullptr), "no key set", mn + " init, no key ever set");
     h.fails(m.init(ctx, key.data(), 0, nullptr), "invalid key length", mn + " 0-byte key");
     h.fails(m.init(ctx, long_key.data(), long_key.size(), nullptr), "invalid key length",
@@ -720,8 +702,17 @@ void check_tree_mac(Harness& h, const Module& module, const Blake2Algorithm& tre
                      mn + " right, exactly its size written");
     h.fails(m.final(ctx, out.data(), &outl, full), "final already called", mn + " final twice");
     h.fails(m.update(ctx, message.data(), 1), "update after final", mn + " update after final");
+}
 
-    for (int round = 0; round < 2; ++round) {  // re-init without a key keeps the key
+// Re-init without a key keeps the key; the empty message, and a dup taken right after init.
+void check_tree_mac_reinit(TreeMacUnderTest& t) {
+    auto& [h, m, tree, ctx, mn, key, message] = t;
+    const size_t full = tree.max_size;
+    const Bytes expected = oracle(tree, key, message.data(), message.size(), full);
+    const Bytes expected_empty = oracle(tree, key, nullptr, 0, full);
+    Bytes out(128, 0xA5);
+    size_t outl = 0;
+    for (int round = 0; round < 2; ++round) {
         h.succeeds(m.init(ctx, nullptr, 0, nullptr), mn + " re-init without key");
         h.succeeds(m.update(ctx, message.data(), message.size()), mn + " update");
         h.succeeds(m.final(ctx, out.data(), &outl, full), mn + " final");
@@ -735,15 +726,15 @@ void check_tree_mac(Harness& h, const Module& module, const Blake2Algorithm& tre
     h.succeeds(m.final(copy, out.data(), &outl, full), mn + " copy final, empty message");
     h.checks().check(first(out, full) == expected_empty, mn + " copy gives the empty-message MAC");
     m.freectx(copy);
+}
 
-    void* fresh = m.newctx(module.provctx);
-    check_null_data_params(h, mn + " set_params",
-                           [&](const OSSL_PARAM* p) { return m.set_params(fresh, p); });
-    check_null_data_params(h, mn + " init",
-                           [&](const OSSL_PARAM* p) { return m.init(fresh, nullptr, 0, p); });
-    m.freectx(fresh);
-
-    // A failing init with a new key and a bad size changes nothing.
+// A failing init with a new key and a bad size changes nothing.
+void check_tree_mac_failed_init(TreeMacUnderTest& t) {
+    auto& [h, m, tree, ctx, mn, key, message] = t;
+    const size_t full = tree.max_size;
+    const Bytes other_key = pattern(tree.max_key / 2 + 1, 2);
+    Bytes out(128, 0xA5);
+    size_t outl = 0;
     size_t bad_size = full / 2;
     OSSL_PARAM bad[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &bad_size),
                         OSSL_PARAM_construct_end()};
@@ -752,8 +743,30 @@ void check_tree_mac(Harness& h, const Module& module, const Blake2Algorithm& tre
     h.succeeds(m.init(ctx, nullptr, 0, nullptr), mn + " init after the failed one");
     h.succeeds(m.update(ctx, message.data(), message.size()), mn + " update");
     h.succeeds(m.final(ctx, out.data(), &outl, full), mn + " final");
-    h.checks().check(first(out, full) == expected, mn + " keeps the old key after a failed init");
-    m.freectx(ctx);
+    h.checks().check(first(out, full) == oracle(tree, key, message.data(), message.size(), full),
+                     mn + " keeps the old key after a failed init");
+}
+
+void check_tree_mac(Harness& h, const Module& module, const Blake2Algorithm& tree) {
+    const OSSL_DISPATCH* table = module.implementation(OSSL_OP_MAC, tree.mac);
+    h.checks().check(table != nullptr, std::string("query_operation(OSSL_OP_MAC) has ") + tree.mac);
+    if (table == nullptr) {
+        return;
+    }
+    const MacFns m = mac_functions(table);
+    TreeMacUnderTest t{h, m, tree, m.newctx(module.provctx)};
+    h.checks().check(t.ctx != nullptr, t.mn + " newctx");
+    // In this order: each step starts in the phase and with the key the one before left.
+    check_tree_mac_keys_and_phases(t);
+    check_tree_mac_reinit(t);
+    void* fresh = m.newctx(module.provctx);
+    check_null_data_params(h, t.mn + " set_params",
+                           [&](const OSSL_PARAM* p) { return m.set_params(fresh, p); });
+    check_null_data_params(h, t.mn + " init",
+                           [&](const OSSL_PARAM* p) { return m.init(fresh, nullptr, 0, p); });
+    m.freectx(fresh);
+    check_tree_mac_failed_init(t);
+    m.freectx(t.ctx);
 }
 
 }  // namespace
