@@ -31,33 +31,7 @@ using blake2simd::registry::row_of;
 constexpr size_t kMaxSteps = 5;
 constexpr size_t kAreaBytes = kMaxSteps * kBlake2bpLanes * kBlake2bBlockBytes;
 
-// `pages` usable pages with a PROT_NONE page before and after.
-class GuardedArea {
-  public:
-    explicit GuardedArea(size_t bytes) {
-        m_page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-        m_usable = (bytes + m_page - 1) / m_page * m_page;
-        void* mapping = mmap(nullptr, m_usable + 2 * m_page, PROT_READ | PROT_WRITE,
-                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (mapping == MAP_FAILED) {
-            return;
-        }
-        auto* base = static_cast<uint8_t*>(mapping);
-        if (mprotect(base, m_page, PROT_NONE) == 0 &&
-            mprotect(base + m_page + m_usable, m_page, PROT_NONE) == 0) {
-            m_start = base + m_page;
-        }
-    }
-    bool ok() const { return m_start != nullptr; }
-    // `bytes` bytes ending at the trailing guard page, or starting at the leading one.
-    uint8_t* at_end(size_t bytes) const { return m_start + m_usable - bytes; }
-    uint8_t* at_start() const { return m_start; }
-
-  private:
-    size_t m_page = 0;
-    size_t m_usable = 0;
-    uint8_t* m_start = nullptr;
-};
+using b2kernels_test::GuardedArea;
 
 void fill(uint8_t* bytes, size_t length, uint32_t seed) {
     for (size_t i = 0; i < length; ++i) {

@@ -217,40 +217,7 @@ void check_rfc7693_abc(const registry::KernelRow& row, Report& checks) {
     }
 }
 
-// `bytes` usable bytes between two PROT_NONE pages; a stray access ends the process (SIGSEGV).
-class GuardedArea final {
-  public:
-    explicit GuardedArea(size_t bytes) {
-        m_page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-        m_usable = (bytes + m_page - 1) / m_page * m_page;
-        void* mapping = mmap(nullptr, m_usable + 2 * m_page, PROT_READ | PROT_WRITE,
-                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (mapping == MAP_FAILED) {
-            return;
-        }
-        m_mapping = static_cast<uint8_t*>(mapping);
-        if (mprotect(m_mapping, m_page, PROT_NONE) == 0 &&
-            mprotect(m_mapping + m_page + m_usable, m_page, PROT_NONE) == 0) {
-            m_start = m_mapping + m_page;
-        }
-    }
-    GuardedArea(const GuardedArea&) = delete;
-    GuardedArea& operator=(const GuardedArea&) = delete;
-    ~GuardedArea() {
-        if (m_mapping != nullptr) {
-            munmap(m_mapping, m_usable + 2 * m_page);
-        }
-    }
-    [[nodiscard]] bool ok() const { return m_start != nullptr; }
-    [[nodiscard]] uint8_t* at_start() const { return m_start; }
-    [[nodiscard]] uint8_t* at_end(size_t bytes) const { return m_start + m_usable - bytes; }
-
-  private:
-    size_t m_page = 0;
-    size_t m_usable = 0;
-    uint8_t* m_mapping = nullptr;
-    uint8_t* m_start = nullptr;
-};
+using b2kernels_test::GuardedArea;
 
 // BLAKE2sp's layout and a stride-0 one, with the blocks and the eight states flush against the
 // trailing guard page, then against the leading one; each result still equals the oracle's.
