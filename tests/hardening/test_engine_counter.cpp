@@ -113,7 +113,7 @@ size_t check_family(b2test::Report& report) {
     constexpr Word kTop = static_cast<Word>(~0ULL);
     constexpr Word kBlock = static_cast<Word>(Family::kBlock);
     report.check(oracle_sees_the_carry<Family>(),
-                  std::string(Family::kName) + ": the oracle tells counters apart");
+                 std::string(Family::kName) + ": the oracle tells counters apart");
     const Word near_top[] = {kTop - 1000, kTop - kBlock, kTop - kBlock + 1, kTop,
                              kTop - 2 * kBlock + 1};
     const size_t lengths[] = {

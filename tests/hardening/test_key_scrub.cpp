@@ -347,11 +347,11 @@ void check_rekey(b2test::Report& report, void* provctx, const char* kernel, cons
     report.check(key_words_in(ctx, new_key.data()) > 0, where + ": control: new key stored");
     const Bytes old_tag = state.finished ? finished : mac_final(ctx);
     report.check(old_tag == expected_mac(mac, old_key, message),
-                  where + ": the message in progress ends under its own key");
+                 where + ": the message in progress ends under its own key");
     report.check(g_mac.init(ctx, nullptr, 0, nullptr) == 1 &&
-                      g_mac.update(ctx, message.data(), message.size()) == 1 &&
-                      mac_final(ctx) == expected_mac(mac, new_key, message),
-                  where + ": the next init takes the new key");
+                     g_mac.update(ctx, message.data(), message.size()) == 1 &&
+                     mac_final(ctx) == expected_mac(mac, new_key, message),
+                 where + ": the next init takes the new key");
     g_mac.freectx(ctx);
 }
 
@@ -363,8 +363,8 @@ int main() {
 
     const Findings control = run_probe(&leave_key_on_stack, nullptr, key.data());
     report.check(control.stack_words >= kKeyBytes / kWord,
-                  "positive control: only " + std::to_string(control.stack_words) +
-                      " key words found where the whole key was left on the stack");
+                 "positive control: only " + std::to_string(control.stack_words) +
+                     " key words found where the whole key was left on the stack");
 
     int served = 0;
     for (const blake2simd::registry::KernelRow& row : blake2simd::registry::kKernelRows) {

@@ -144,8 +144,8 @@ void check_family(b2test::Report& report) {
             blake2simd::write_xof_output<Family>(single, &Counting<Family>::compress, root, 0,
                                                  out.data(), length);
             report.check(Counting<Family>::calls == length / kGroup,
-                          name + ": " + std::to_string(length) + " bytes took " +
-                              std::to_string(Counting<Family>::calls) + " lanes calls");
+                         name + ": " + std::to_string(length) + " bytes took " +
+                             std::to_string(Counting<Family>::calls) + " lanes calls");
             check_stream<Family>(report, name + " known " + std::to_string(length), root, 0, length,
                                  single, lanes);
         }
