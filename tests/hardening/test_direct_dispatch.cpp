@@ -411,21 +411,23 @@ MacFns mac_functions(const OSSL_DISPATCH* table) {
     };
 }
 
-// One MAC context under test, with the key and message every step uses.
+// One MAC context under test (a single-lane or a tree MAC), with the key and message every step
+// uses.
 struct MacUnderTest {
     Harness& h;
     const MacFns& m;
     const Blake2Algorithm& algorithm;
     void* ctx;
+    size_t message_bytes;
     std::string name = algorithm.mac;
     Bytes key = pattern(algorithm.max_key, 9);
-    Bytes message = pattern(200, 4);
+    Bytes message = pattern(message_bytes, 4);
 };
 
 // Keys and phases: no MAC without a key or with a bad one, nothing before init, a refused final
 // writes nothing, nothing after final; a size set after init waits for the next init.
 void check_mac_keys_and_phases(MacUnderTest& t) {
-    auto& [h, m, algorithm, ctx, name, key, message] = t;
+    auto& [h, m, algorithm, ctx, message_bytes, name, key, message] = t;
     const size_t full = algorithm.max_size;
     const Bytes long_key = pattern(algorithm.max_key + 1, 9);
     Bytes out(128, 0xA5);
@@ -461,7 +463,7 @@ void check_mac_keys_and_phases(MacUnderTest& t) {
 // Init twice on one context: the key and the new size (24) survive; the empty message after a
 // keyless re-init, and a dup taken right after init.
 void check_mac_reinit(MacUnderTest& t) {
-    auto& [h, m, algorithm, ctx, name, key, message] = t;
+    auto& [h, m, algorithm, ctx, message_bytes, name, key, message] = t;
     const size_t full = algorithm.max_size;
     const Bytes expected24 = oracle(algorithm, key, message.data(), message.size(), 24);
     const Bytes expected24_empty = oracle(algorithm, key, nullptr, 0, 24);
@@ -489,7 +491,7 @@ void check_mac_reinit(MacUnderTest& t) {
 // Malformed params (NULL data with a non-zero size, odd integer sizes) are refused, never
 // dereferenced, and a NULL key is not mistaken for "no key given"; on a fresh context.
 void check_mac_malformed_params(MacUnderTest& t, void* fresh) {
-    auto& [h, m, algorithm, ctx, name, key, message] = t;
+    auto& [h, m, algorithm, ctx, message_bytes, name, key, message] = t;
     const char* const names[] = {OSSL_MAC_PARAM_SIZE, OSSL_MAC_PARAM_SALT, OSSL_MAC_PARAM_CUSTOM,
                                  OSSL_MAC_PARAM_KEY};
     const unsigned int types[] = {OSSL_PARAM_UNSIGNED_INTEGER, OSSL_PARAM_OCTET_STRING,
@@ -510,7 +512,7 @@ void check_mac_malformed_params(MacUnderTest& t, void* fresh) {
 
 // A failing init with a new key and bad params changes neither key nor settings.
 void check_mac_failed_init(MacUnderTest& t) {
-    auto& [h, m, algorithm, ctx, name, key, message] = t;
+    auto& [h, m, algorithm, ctx, message_bytes, name, key, message] = t;
     const Bytes long_key = pattern(algorithm.max_key + 1, 9);
     Bytes out(128, 0xA5);
     size_t outl = 0;
@@ -534,7 +536,7 @@ void check_mac(Harness& h, const Module& module, const Blake2Algorithm& algorith
         return;
     }
     const MacFns m = mac_functions(table);
-    MacUnderTest t{h, m, algorithm, m.newctx(module.provctx)};
+    MacUnderTest t{h, m, algorithm, m.newctx(module.provctx), 200};
     h.checks().check(t.ctx != nullptr, t.name + " newctx");
     // In this order: each step starts in the phase and with the settings the one before left.
     check_mac_keys_and_phases(t);
@@ -663,21 +665,10 @@ void check_tree_digest(Harness& h, const Module& module, const Blake2Algorithm& 
     d.freectx(ctx);
 }
 
-// One tree MAC context under test, with the key and message every step uses.
-struct TreeMacUnderTest {
-    Harness& h;
-    const MacFns& m;
-    const Blake2Algorithm& tree;
-    void* ctx;
-    std::string mn = tree.mac;
-    Bytes key = pattern(tree.max_key, 9);
-    Bytes message = pattern(700, 4);
-};
-
 // No MAC without a key or with a bad one, nothing before init, a refused final writes nothing,
 // nothing after final.
-void check_tree_mac_keys_and_phases(TreeMacUnderTest& t) {
-    auto& [h, m, tree, ctx, mn, key, message] = t;
+void check_tree_mac_keys_and_phases(MacUnderTest& t) {
+    auto& [h, m, tree, ctx, message_bytes, mn, key, message] = t;
     const size_t full = tree.max_size;
     const Bytes long_key = pattern(tree.max_key + 1, 9);
     const Bytes expected = oracle(tree, key, message.data(), message.size(), full);
@@ -705,8 +696,8 @@ void check_tree_mac_keys_and_phases(TreeMacUnderTest& t) {
 }
 
 // Re-init without a key keeps the key; the empty message, and a dup taken right after init.
-void check_tree_mac_reinit(TreeMacUnderTest& t) {
-    auto& [h, m, tree, ctx, mn, key, message] = t;
+void check_tree_mac_reinit(MacUnderTest& t) {
+    auto& [h, m, tree, ctx, message_bytes, mn, key, message] = t;
     const size_t full = tree.max_size;
     const Bytes expected = oracle(tree, key, message.data(), message.size(), full);
     const Bytes expected_empty = oracle(tree, key, nullptr, 0, full);
@@ -729,8 +720,8 @@ void check_tree_mac_reinit(TreeMacUnderTest& t) {
 }
 
 // A failing init with a new key and a bad size changes nothing.
-void check_tree_mac_failed_init(TreeMacUnderTest& t) {
-    auto& [h, m, tree, ctx, mn, key, message] = t;
+void check_tree_mac_failed_init(MacUnderTest& t) {
+    auto& [h, m, tree, ctx, message_bytes, mn, key, message] = t;
     const size_t full = tree.max_size;
     const Bytes other_key = pattern(tree.max_key / 2 + 1, 2);
     Bytes out(128, 0xA5);
@@ -754,15 +745,15 @@ void check_tree_mac(Harness& h, const Module& module, const Blake2Algorithm& tre
         return;
     }
     const MacFns m = mac_functions(table);
-    TreeMacUnderTest t{h, m, tree, m.newctx(module.provctx)};
-    h.checks().check(t.ctx != nullptr, t.mn + " newctx");
+    MacUnderTest t{h, m, tree, m.newctx(module.provctx), 700};
+    h.checks().check(t.ctx != nullptr, t.name + " newctx");
     // In this order: each step starts in the phase and with the key the one before left.
     check_tree_mac_keys_and_phases(t);
     check_tree_mac_reinit(t);
     void* fresh = m.newctx(module.provctx);
-    check_null_data_params(h, t.mn + " set_params",
+    check_null_data_params(h, t.name + " set_params",
                            [&](const OSSL_PARAM* p) { return m.set_params(fresh, p); });
-    check_null_data_params(h, t.mn + " init",
+    check_null_data_params(h, t.name + " init",
                            [&](const OSSL_PARAM* p) { return m.init(fresh, nullptr, 0, p); });
     m.freectx(fresh);
     check_tree_mac_failed_init(t);
