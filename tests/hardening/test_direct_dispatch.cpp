@@ -528,7 +528,16 @@ void check_mac_failed_init(MacUnderTest& t) {
                      name + ": old key and size kept after a failed init");
 }
 
-void check_mac(Harness& h, const Module& module, const Blake2Algorithm& algorithm) {
+// The steps of one MAC's misuse; the malformed-params one on a fresh context of its own.
+struct MacSteps {
+    void (*keys_and_phases)(MacUnderTest&);
+    void (*reinit)(MacUnderTest&);
+    void (*malformed_params)(MacUnderTest&, void* fresh);
+    void (*failed_init)(MacUnderTest&);
+};
+
+void run_mac_steps(Harness& h, const Module& module, const Blake2Algorithm& algorithm,
+                   size_t message_bytes, const MacSteps& steps) {
     const OSSL_DISPATCH* table = module.implementation(OSSL_OP_MAC, algorithm.mac);
     h.checks().check(table != nullptr,
                      std::string("query_operation(OSSL_OP_MAC) has ") + algorithm.mac);
@@ -536,16 +545,22 @@ void check_mac(Harness& h, const Module& module, const Blake2Algorithm& algorith
         return;
     }
     const MacFns m = mac_functions(table);
-    MacUnderTest t{h, m, algorithm, m.newctx(module.provctx), 200};
+    MacUnderTest t{h, m, algorithm, m.newctx(module.provctx), message_bytes};
     h.checks().check(t.ctx != nullptr, t.name + " newctx");
     // In this order: each step starts in the phase and with the settings the one before left.
-    check_mac_keys_and_phases(t);
-    check_mac_reinit(t);
+    steps.keys_and_phases(t);
+    steps.reinit(t);
     void* fresh = m.newctx(module.provctx);
-    check_mac_malformed_params(t, fresh);
+    steps.malformed_params(t, fresh);
     m.freectx(fresh);
-    check_mac_failed_init(t);
+    steps.failed_init(t);
     m.freectx(t.ctx);
+}
+
+void check_mac(Harness& h, const Module& module, const Blake2Algorithm& algorithm) {
+    run_mac_steps(h, module, algorithm, 200,
+                  {check_mac_keys_and_phases, check_mac_reinit, check_mac_malformed_params,
+                   check_mac_failed_init});
 }
 
 // Every failing get_params raises its reason: the provider's, and a digest's, which OpenSSL
@@ -738,26 +753,18 @@ void check_tree_mac_failed_init(MacUnderTest& t) {
                      mn + " keeps the old key after a failed init");
 }
 
-void check_tree_mac(Harness& h, const Module& module, const Blake2Algorithm& tree) {
-    const OSSL_DISPATCH* table = module.implementation(OSSL_OP_MAC, tree.mac);
-    h.checks().check(table != nullptr, std::string("query_operation(OSSL_OP_MAC) has ") + tree.mac);
-    if (table == nullptr) {
-        return;
-    }
-    const MacFns m = mac_functions(table);
-    MacUnderTest t{h, m, tree, m.newctx(module.provctx), 700};
-    h.checks().check(t.ctx != nullptr, t.name + " newctx");
-    // In this order: each step starts in the phase and with the key the one before left.
-    check_tree_mac_keys_and_phases(t);
-    check_tree_mac_reinit(t);
-    void* fresh = m.newctx(module.provctx);
-    check_null_data_params(h, t.name + " set_params",
+void check_tree_mac_malformed_params(MacUnderTest& t, void* fresh) {
+    const MacFns& m = t.m;
+    check_null_data_params(t.h, t.name + " set_params",
                            [&](const OSSL_PARAM* p) { return m.set_params(fresh, p); });
-    check_null_data_params(h, t.name + " init",
+    check_null_data_params(t.h, t.name + " init",
                            [&](const OSSL_PARAM* p) { return m.init(fresh, nullptr, 0, p); });
-    m.freectx(fresh);
-    check_tree_mac_failed_init(t);
-    m.freectx(t.ctx);
+}
+
+void check_tree_mac(Harness& h, const Module& module, const Blake2Algorithm& tree) {
+    run_mac_steps(h, module, tree, 700,
+                  {check_tree_mac_keys_and_phases, check_tree_mac_reinit,
+                   check_tree_mac_malformed_params, check_tree_mac_failed_init});
 }
 
 }  // namespace
