@@ -20,8 +20,8 @@ b2_add_evp_test(NAME evp.hashlib_params TARGET test_differential
                 ARGS --hashlib-cases ${b2_random_cases}
                 LABELS vectors provider differential FIXTURES_REQUIRED b2_random_param_cases)
 
-# BLAKE2S-256 / BLAKE2SMAC: the same two with --algorithm blake2s: random cases against the default provider, and parameterised
-# cases against hashlib (vectors/gen_blake2s.py --random; 3.0's default digest ignores params).
+# BLAKE2S-256 / BLAKE2SMAC: the same two with --algorithm blake2s (the hashlib cases from
+# vectors.blake2s_random_cases_generate; 3.0's default digest ignores params).
 b2_add_evp_test(NAME evp.differential_blake2s TARGET test_differential
                 ARGS --algorithm blake2s ${b2_differential_args}
                 LABELS vectors provider differential blake2s TIMEOUT 300)
