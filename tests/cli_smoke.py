@@ -85,13 +85,10 @@ def check_blake2x(module_dir, family, path, message):
           f"mac {family.xof}MAC size:100", result.stdout + result.stderr)
 
 
-def main():
-    module_dir = sys.argv[1]
-    family_name = sys.argv[3] if len(sys.argv) == 4 and sys.argv[2] == "--family" else "blake2b"
-    family = FAMILIES[family_name]
-    TALLY.program = f"cli_smoke ({family_name})"
+def check_listings(module_dir, family):
+    """`openssl list`: the provider active with its buildinfo (the forced kernel shown), and the
+    family's digest and MAC served by it."""
     env_kernel = os.environ.get("BLAKE2SIMD_KERNEL")
-
     listing = subprocess.run(["openssl", "list", "-providers", "-verbose", "-provider-path",
                               module_dir, "-provider", "blake2simd"], capture_output=True, text=True)
     check("blake2simd" in listing.stdout and "status: active" in listing.stdout,
@@ -107,62 +104,75 @@ def main():
         lines = [line for line in out.splitlines() if "@ blake2simd" in line]
         check(any(name in line for line in lines), f"list {kind} shows {name} @ blake2simd", out)
 
+
+def check_digests(module_dir, family, path, message):
+    """dgst under the propquery, by every name the family's digest and its sizes have."""
+    control = openssl(module_dir, "dgst", "-sha256", path)
+    check(control.returncode != 0, "propquery is enforced: SHA-256 is not ours", control.stdout)
+
+    result = openssl(module_dir, "dgst", family.digest_option, path)
+    check(result.returncode == 0 and digest_hex(result.stdout) == family.oracle(message).hexdigest(),
+          f"dgst {family.digest_option}", result.stdout + result.stderr)
+    # The CLI's own name for it: the answer is the digest's, from us.
+    result = openssl(module_dir, "dgst", "-" + family.digest, path)
+    check(result.returncode == 0 and digest_hex(result.stdout) == family.oracle(message).hexdigest(),
+          f"dgst -{family.digest}", result.stdout + result.stderr)
+
+    # The sizes by name, as a program that takes only a digest name reaches them: BLAKE2
+    # with that digest length (hashlib's digest_size), under both spellings.
+    for bits in family.named_sizes:
+        expected = family.oracle(message, digest_size=bits // 8).hexdigest()
+        prefix = family.digest.split("-")[0]  # BLAKE2B: BLAKE2B-256, blake2b256
+        for option in (f"{prefix}-{bits}", f"{prefix.lower()}{bits}"):
+            result = openssl(module_dir, "dgst", "-" + option, path)
+            check(result.returncode == 0 and digest_hex(result.stdout) == expected,
+                  f"dgst -{option}", result.stdout + result.stderr)
+
+
+def check_macs(module_dir, family, path, message):
+    """mac with a key, with salt, custom and size, and our refusals reaching the CLI."""
+    key = bytes(range(family.max_key))
+    result = openssl(module_dir, "mac", "-macopt", "hexkey:" + key.hex(), "-in", path, family.mac)
+    expected = family.oracle(message, key=key).hexdigest()
+    check(result.returncode == 0 and digest_hex(result.stdout) == expected, f"mac {family.mac}",
+          result.stdout + result.stderr)
+
+    salt, custom = b"0123456789abcdef"[:family.max_salt], b"blake2simd-cli"[:family.max_salt]
+    result = openssl(module_dir, "mac", "-macopt", "hexkey:" + key[:20].hex(), "-macopt",
+                     "hexsalt:" + salt.hex(), "-macopt", "hexcustom:" + custom.hex(),
+                     "-macopt", "size:20", "-in", path, family.mac)
+    expected = family.oracle(message, key=key[:20], salt=salt, person=custom,
+                             digest_size=20).hexdigest()
+    check(result.returncode == 0 and digest_hex(result.stdout) == expected,
+          "mac with salt, custom and size", result.stdout + result.stderr)
+
+    # Our reason strings reach the CLI, attributed to our provider.
+    result = openssl(module_dir, "mac", "-macopt", "hexkey:" + key.hex() + "00", "-in", path,
+                     family.mac)
+    check(result.returncode != 0 and "blake2simd" in result.stderr
+          and "invalid key length" in result.stderr,
+          f"{family.max_key + 1}-byte key rejected by us", result.stderr)
+    result = openssl(module_dir, "mac", "-macopt", "hexkey:" + key.hex(), "-macopt",
+                     "hexsalt:" + (salt + b"!").hex(), "-in", path, family.mac)
+    check(result.returncode != 0 and "blake2simd" in result.stderr
+          and "invalid salt length" in result.stderr,
+          f"{family.max_salt + 1}-byte salt rejected by us", result.stderr)
+
+
+def main():
+    module_dir = sys.argv[1]
+    family_name = sys.argv[3] if len(sys.argv) == 4 and sys.argv[2] == "--family" else "blake2b"
+    family = FAMILIES[family_name]
+    TALLY.program = f"cli_smoke ({family_name})"
+    check_listings(module_dir, family)
     with tempfile.TemporaryDirectory() as scratch:
         path = os.path.join(scratch, "message.bin")
         message = bytes(i % 251 for i in range(100_000))
         with open(path, "wb") as f:
             f.write(message)
-
-        control = openssl(module_dir, "dgst", "-sha256", path)
-        check(control.returncode != 0, "propquery is enforced: SHA-256 is not ours", control.stdout)
-
-        result = openssl(module_dir, "dgst", family.digest_option, path)
-        check(result.returncode == 0 and digest_hex(result.stdout) == family.oracle(message).hexdigest(),
-              f"dgst {family.digest_option}", result.stdout + result.stderr)
-        # The CLI's own name for it: the answer is the digest's, from us.
-        result = openssl(module_dir, "dgst", "-" + family.digest, path)
-        check(result.returncode == 0 and digest_hex(result.stdout) == family.oracle(message).hexdigest(),
-              f"dgst -{family.digest}", result.stdout + result.stderr)
-
-        # The sizes by name, as a program that takes only a digest name reaches them: BLAKE2
-        # with that digest length (hashlib's digest_size), under both spellings.
-        for bits in family.named_sizes:
-            expected = family.oracle(message, digest_size=bits // 8).hexdigest()
-            prefix = family.digest.split("-")[0]  # BLAKE2B: BLAKE2B-256, blake2b256
-            for option in (f"{prefix}-{bits}", f"{prefix.lower()}{bits}"):
-                result = openssl(module_dir, "dgst", "-" + option, path)
-                check(result.returncode == 0 and digest_hex(result.stdout) == expected,
-                      f"dgst -{option}", result.stdout + result.stderr)
-
+        check_digests(module_dir, family, path, message)
         check_blake2x(module_dir, family, path, message)
-
-        key = bytes(range(family.max_key))
-        result = openssl(module_dir, "mac", "-macopt", "hexkey:" + key.hex(), "-in", path, family.mac)
-        expected = family.oracle(message, key=key).hexdigest()
-        check(result.returncode == 0 and digest_hex(result.stdout) == expected, f"mac {family.mac}",
-              result.stdout + result.stderr)
-
-        salt, custom = b"0123456789abcdef"[:family.max_salt], b"blake2simd-cli"[:family.max_salt]
-        result = openssl(module_dir, "mac", "-macopt", "hexkey:" + key[:20].hex(), "-macopt",
-                         "hexsalt:" + salt.hex(), "-macopt", "hexcustom:" + custom.hex(),
-                         "-macopt", "size:20", "-in", path, family.mac)
-        expected = family.oracle(message, key=key[:20], salt=salt, person=custom,
-                                 digest_size=20).hexdigest()
-        check(result.returncode == 0 and digest_hex(result.stdout) == expected,
-              "mac with salt, custom and size", result.stdout + result.stderr)
-
-        # Our reason strings reach the CLI, attributed to our provider.
-        result = openssl(module_dir, "mac", "-macopt", "hexkey:" + key.hex() + "00", "-in", path,
-                         family.mac)
-        check(result.returncode != 0 and "blake2simd" in result.stderr
-              and "invalid key length" in result.stderr,
-              f"{family.max_key + 1}-byte key rejected by us", result.stderr)
-        result = openssl(module_dir, "mac", "-macopt", "hexkey:" + key.hex(), "-macopt",
-                         "hexsalt:" + (salt + b"!").hex(), "-in", path, family.mac)
-        check(result.returncode != 0 and "blake2simd" in result.stderr
-              and "invalid salt length" in result.stderr,
-              f"{family.max_salt + 1}-byte salt rejected by us", result.stderr)
-
+        check_macs(module_dir, family, path, message)
     return TALLY.finish()
 
 

@@ -197,22 +197,30 @@ def good_lines(r: Runner):
     return lines
 
 
-def check_cases(r: Runner):
+# Every sums file of the check cases is read under each of these.
+CHECK_OPTION_SETS = [[], ["--quiet"], ["--status"], ["-w"], ["--strict"], ["--ignore-missing"],
+                     ["--strict", "-w"], ["--status", "-w"], ["-w", "--status"],
+                     ["--quiet", "--status"], ["--ignore-missing", "--quiet"]]
+
+
+def check_good_sums_cases(r: Runner):
+    """b2sum's own outputs read back (files written sums-<key>), from files and stdin."""
     lines = good_lines(r)
-    h512, h128 = hex_of(r, "plain"), hex_of(r, "plain", 128)
-    hsp = hex_of(r, "sp ace", 128)
-    option_sets = [[], ["--quiet"], ["--status"], ["-w"], ["--strict"], ["--ignore-missing"],
-                   ["--strict", "-w"], ["--status", "-w"], ["-w", "--status"],
-                   ["--quiet", "--status"], ["--ignore-missing", "--quiet"]]
     for key, content in lines.items():
         name = check_file(r, f"sums-{key}", content)
-        for opts in option_sets:
+        for opts in CHECK_OPTION_SETS:
             r.case(f"check {key}", ["-c"] + opts + [name], tags=("check-escape",))
     r.case("check stdin", ["-c"], stdin=lines["untagged"], tags=("check-escape",))
     r.case("check stdin dash", ["-c", "-"], stdin=lines["tagged"], tags=("check-escape",))
     r.case("check two files", ["-c", "sums-untagged", "sums-short-tagged"],
            tags=("check-escape",))
-    malformed = [
+
+
+def malformed_check_lines(r: Runner) -> list:
+    """Lines of a sums file, each wrong (or almost right) in its own way."""
+    h512, h128 = hex_of(r, "plain"), hex_of(r, "plain", 128)
+    hsp = hex_of(r, "sp ace", 128)
+    return [
         h512[:-1] + "  plain", h512 + "0  plain", h512[:-2] + "  plain", h512[:1] + "  plain",
         "g" + h512[1:] + "  plain", h512.upper() + "  plain", h512 + h512[:2] + "  plain",
         h512, h512 + " ", h512 + "  ", h512 + " *", h512 + "\tplain", h512 + " plain",
@@ -243,13 +251,23 @@ def check_cases(r: Runner):
         f"{h512}  ", f"{h512}  locked-not", "#" + h512 + "  plain", " #x", "\r", "  ",
         f"{h128}  sp ace", f"{hsp}  sp ace", f"{hsp} sp ace",
     ]
-    for i, line in enumerate(malformed):
+
+
+def check_malformed_line_cases(r: Runner):
+    """Each malformed line alone, and after a good line under -w and --strict."""
+    h512 = hex_of(r, "plain")
+    for i, line in enumerate(malformed_check_lines(r)):
         one = check_file(r, f"ck-{i}", line.encode() + b"\n")
         both = check_file(r, f"ckg-{i}", f"{h512}  plain\n{line}\n".encode())
         r.case("check line", ["-c", one], tags=("check-escape",))
         r.case("check line -w", ["-c", "-w", both], tags=("check-escape",))
         r.case("check line --strict", ["-c", "--strict", "--quiet", both], tags=("check-escape",))
-    special = {
+
+
+def special_check_files(r: Runner) -> dict:
+    """Whole sums files whose layout, bytes or targets are unusual, by what is unusual."""
+    h512, h128 = hex_of(r, "plain"), hex_of(r, "plain", 128)
+    return {
         "crlf": f"{h512}  plain\r\n{h128}  plain\r\n".encode(),
         "no final newline": f"{h512}  plain".encode(),
         "nul in name": f"{h512}  pl\0ain\n".encode(),
@@ -272,11 +290,18 @@ def check_cases(r: Runner):
         "bytes name": hex_of(r, BYTE_NAME).encode() + b"  " + BYTE_NAME + b"\n",
         "upper case hex": f"{h512.upper()}  plain\n".encode(),
     }
-    for what, content in special.items():
+
+
+def check_cases(r: Runner):
+    check_good_sums_cases(r)
+    check_malformed_line_cases(r)
+    # Written ck-<what>; the cases after the loop read some of them again.
+    for what, content in special_check_files(r).items():
         name = check_file(r, "ck-" + re.sub(r"\W", "_", what), content)
         tags = ("check-escape", "nul-ends-digest") if "nul ends" in what else ("check-escape",)
-        for opts in option_sets:
+        for opts in CHECK_OPTION_SETS:
             r.case(f"check {what}", ["-c"] + opts + [name], tags=tags)
+    h512 = hex_of(r, "plain")
     r.case("check stdin dash line", ["-c"], stdin=f"{h512}  -\n".encode())
     r.case("check stdin dash line (file)", ["-c", check_file(r, "ck-dash", f"{h512}  -\n".encode())],
            stdin=b"plain" * 3)

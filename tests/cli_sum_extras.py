@@ -60,6 +60,14 @@ TAGS = {"blake2b": "BLAKE2b", "blake2s": "BLAKE2s", "blake2bp": "BLAKE2bp", "bla
 MAX_KEY = {"blake2b": 64, "blake2s": 32, "blake2bp": 64, "blake2sp": 32}
 
 
+def check_untagged_sums(ours, algorithm, bits, files, hexdigest):
+    """`-a ALGORITHM [-l BITS] FILES...` prints one untagged line a file: hexdigest(its bytes)."""
+    out, err, rc = run(ours, "-a", algorithm, *(["-l", bits] if bits else []), *files)
+    expected = "".join(f"{hexdigest(f.read_bytes())}  {f}\n" for f in files)
+    check(rc == 0 and out == expected and err == "", f"-a {algorithm} -l {bits}",
+          f"rc {rc}\n{out[:300]}\n{err}")
+
+
 def algorithm_cases(ours, oracles, root: Path):
     rng = random.Random(0xB2)
     files = []
@@ -71,11 +79,8 @@ def algorithm_cases(ours, oracles, root: Path):
         lengths = [None] if algorithm in oracles.tree else [None, 8, 128, full - 8]
         for bits in lengths:
             extra = ["-l", bits] if bits else []
-            out, err, rc = run(ours, "-a", algorithm, *extra, *files)
-            expected = "".join(f"{oracles.hexdigest(algorithm, f.read_bytes(), bits)}  {f}\n"
-                               for f in files)
-            check(rc == 0 and out == expected and err == "", f"-a {algorithm} -l {bits}",
-                  f"rc {rc}\n{out}\n{err}")
+            check_untagged_sums(ours, algorithm, bits, files,
+                                lambda data: oracles.hexdigest(algorithm, data, bits))
             out, err, rc = run(ours, "-a", algorithm, "--tag", *extra, files[3])
             tag = TAGS[algorithm] + (f"-{bits}" if bits and bits < full else "")
             want = f"{tag} ({files[3]}) = {oracles.hexdigest(algorithm, files[3].read_bytes(), bits)}\n"
@@ -117,11 +122,8 @@ def xof_cases(ours, oracles, root: Path, files):
             chosen = files[:4] if bits is None or bits < 10_000 else files[3:4]
             extra = ["-l", bits] if bits else []
             length = (bits or default) // 8
-            out, err, rc = run(ours, "-a", algorithm, *extra, *chosen)
-            expected = "".join(f"{xof.digest(f.read_bytes(), length).hex()}  {f}\n"
-                               for f in chosen)
-            check(rc == 0 and out == expected and err == "", f"-a {algorithm} -l {bits}",
-                  f"rc {rc}\n{out[:300]}\n{err}")
+            check_untagged_sums(ours, algorithm, bits, chosen,
+                                lambda data: xof.digest(data, length).hex())
             out, err, rc = run(ours, "-a", algorithm, "--tag", *extra, files[3])
             check(out.startswith(f"{tag}-{length * 8} ({files[3]}) = ") and rc == 0,
                   f"--tag -a {algorithm} -l {bits} names the length", out[:80])

@@ -1,5 +1,5 @@
 # Hardening: bad input, huge input, counter wrap, threads, key material, load/unload,
-# direct-dispatch harness; libFuzzer targets when B2_FUZZ is on. Labels: "hardening", plus
+# direct-dispatch harness (the libFuzzer targets, which link b2_engine_for_tests: fuzz.cmake). Labels: "hardening", plus
 # "slow" (> 4 GiB streamed), "threads" (the TSan job), "memory" (the valgrind job).
 # SPDX-License-Identifier: Apache-2.0
 set(b2_hardening_dir ${CMAKE_CURRENT_LIST_DIR}/hardening)
@@ -88,41 +88,6 @@ b2_add_evp_test(NAME hardening.load_unload_1000 TARGET test_load_unload
                 LABELS hardening provider TIMEOUT 600)
 target_include_directories(test_load_unload PRIVATE ${b2_hardening_dir})
 
-# --- libFuzzer targets (the "fuzz" preset: clang, -DB2_FUZZ=ON). The provider's sources are
-# compiled into each target and registered with OSSL_PROVIDER_add_builtin, so the whole path
-# is instrumented and no module is loaded by an uninstrumented loader.
-option(B2_FUZZ "Build the libFuzzer targets (clang only)" OFF)
-if(B2_FUZZ)
-  get_target_property(b2_provider_sources blake2simd SOURCES)
-  list(TRANSFORM b2_provider_sources PREPEND ${PROJECT_SOURCE_DIR}/provider/)
-  add_library(b2_provider_for_fuzz STATIC ${b2_provider_sources})
-  target_include_directories(b2_provider_for_fuzz PUBLIC ${PROJECT_SOURCE_DIR}/provider)
-  target_compile_definitions(b2_provider_for_fuzz PRIVATE B2_VERSION="${PROJECT_VERSION}")
-  target_link_libraries(b2_provider_for_fuzz PUBLIC blake2simd_kernels OpenSSL::Crypto
-                                             PRIVATE b2_warnings)
-  set(b2_fuzz_dir ${CMAKE_CURRENT_LIST_DIR}/fuzz)
-  foreach(b2_target fuzz_differential fuzz_params)
-    add_executable(${b2_target} ${b2_fuzz_dir}/${b2_target}.cpp)
-    target_include_directories(${b2_target} PRIVATE ${b2_fuzz_dir})
-    target_link_libraries(${b2_target} PRIVATE b2_provider_for_fuzz b2_engine_for_tests
-                                               b2_warnings)
-    target_link_options(${b2_target} PRIVATE -fsanitize=fuzzer)
-    # A short smoke run over the committed corpus; tools/ci-hardening.sh fuzzes for longer.
-    add_test(NAME fuzz.${b2_target}.corpus
-             COMMAND ${b2_target} -runs=0 ${b2_fuzz_dir}/corpus/${b2_target})
-    set_tests_properties(fuzz.${b2_target}.corpus PROPERTIES LABELS fuzz TIMEOUT 300)
-  endforeach()
-  # blake2simd-sum's -c line parser (cli/), no OpenSSL involved.
-  if(TARGET b2sum_parsing)
-    add_executable(fuzz_check_line ${b2_fuzz_dir}/fuzz_check_line.cpp)
-    target_link_libraries(fuzz_check_line PRIVATE b2sum_parsing b2_warnings)
-    target_link_options(fuzz_check_line PRIVATE -fsanitize=fuzzer)
-    add_test(NAME fuzz.fuzz_check_line.corpus
-             COMMAND fuzz_check_line -runs=0 ${b2_fuzz_dir}/corpus/fuzz_check_line)
-    set_tests_properties(fuzz.fuzz_check_line.corpus PROPERTIES LABELS "fuzz;sum" TIMEOUT 300)
-  endif()
-endif()
-
 b2_add_direct_test(hardening.fork_during_first_use test_fork)
 # A stale claim whose pid matches (nested pid namespaces: pid 1 forked from pid 1) is taken
 # over (kernels/once.hpp's fork epoch; issue 23.7). Without pid namespaces: 77.
@@ -157,8 +122,7 @@ endforeach()
 if(TARGET test_key_scrub)
   set_property(TEST hardening.key_scrub APPEND PROPERTY LABELS blake2s blake2sp)
 endif()
-if(B2_FUZZ)
-  foreach(b2_target fuzz_differential fuzz_params)
-    set_property(TEST fuzz.${b2_target}.corpus APPEND PROPERTY LABELS blake2s blake2sp)
-  endforeach()
-endif()
+
+# BLAKE2X output blocks on every lanes candidate each emulated CPU model runs (native and lane by
+# lane; helpers.cmake, qemu.cmake).
+b2_add_qemu_tests(hardening.xof_lanes test_xof_lanes)

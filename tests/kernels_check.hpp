@@ -1,45 +1,22 @@
-// Check counter and random source for the kernel-level tests, which link no OpenSSL.
+// What the kernel-level tests share on top of the one check/tally layer (b2test::Report, which
+// needs no OpenSSL: these tests link none): a reproducible random source and guarded memory.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstddef>
 #include <cstdint>
-#include <cstdio>
+
+#include "support/b2test/check.hpp"
 
 namespace b2kernels_test {
 
-// Exit status for "this host cannot run the test"; CTest maps it via SKIP_RETURN_CODE.
-inline constexpr int kSkipExitCode = 77;
+using b2test::kSkipExitCode;
 
-class Checks final {
-  public:
-    explicit Checks(const char* program) : m_program(program) {}
-
-    // Returns `condition` so callers can stop early on a failure.
-    bool check(bool condition, const char* what) {
-        if (condition) {
-            ++m_passed;
-        } else {
-            ++m_failed;
-            if (m_failed <= 20) {
-                std::fprintf(stderr, "FAIL %s: %s\n", m_program, what);
-            }
-        }
-        return condition;
-    }
-
-    [[nodiscard]] long failed() const noexcept { return m_failed; }
-
-    // Prints the summary and returns the exit status; no checks at all counts as failure.
-    [[nodiscard]] int finish() const {
-        std::printf("%s: %ld passed, %ld failed\n", m_program, m_passed, m_failed);
-        return (m_failed == 0 && m_passed > 0) ? 0 : 1;
-    }
-
-  private:
-    const char* m_program;
-    long m_passed = 0;
-    long m_failed = 0;
-};
+// The name test_dispatch.cpp still spells; it is b2test::Report, not a second tally.
+using Checks = b2test::Report;
 
 // splitmix64: small and deterministic, so a failure reproduces from the seed.
 class Random final {
@@ -55,6 +32,41 @@ class Random final {
 
   private:
     uint64_t m_state;
+};
+
+// `bytes` usable bytes between two PROT_NONE pages; a stray access ends the process (SIGSEGV).
+class GuardedArea final {
+  public:
+    explicit GuardedArea(size_t bytes) {
+        m_page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+        m_usable = (bytes + m_page - 1) / m_page * m_page;
+        void* mapping = mmap(nullptr, m_usable + 2 * m_page, PROT_READ | PROT_WRITE,
+                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (mapping == MAP_FAILED) {
+            return;
+        }
+        m_mapping = static_cast<uint8_t*>(mapping);
+        if (mprotect(m_mapping, m_page, PROT_NONE) == 0 &&
+            mprotect(m_mapping + m_page + m_usable, m_page, PROT_NONE) == 0) {
+            m_start = m_mapping + m_page;
+        }
+    }
+    GuardedArea(const GuardedArea&) = delete;
+    GuardedArea& operator=(const GuardedArea&) = delete;
+    ~GuardedArea() {
+        if (m_mapping != nullptr) {
+            munmap(m_mapping, m_usable + 2 * m_page);
+        }
+    }
+    [[nodiscard]] bool ok() const { return m_start != nullptr; }
+    [[nodiscard]] uint8_t* at_start() const { return m_start; }
+    [[nodiscard]] uint8_t* at_end(size_t bytes) const { return m_start + m_usable - bytes; }
+
+  private:
+    size_t m_page = 0;
+    size_t m_usable = 0;
+    uint8_t* m_mapping = nullptr;
+    uint8_t* m_start = nullptr;
 };
 
 }  // namespace b2kernels_test

@@ -151,6 +151,53 @@ def check_sum_program(c, args, listing, paths, root):
     c.check("libstdc++" not in needed, "blake2simd-sum needs no libstdc++ at run time", needed)
 
 
+def check_control(c, args, deb):
+    """The control fields: name, version, description, the Depends, no maintainer scripts."""
+    info = sh("dpkg-deb", "-I", deb).stdout
+    print(info)
+    fields = control_fields(info)
+    c.equal(fields.get("Package"), "blake2simd", "Package: blake2simd")
+    c.equal(fields.get("Version"), args.version, "Version is the project version")
+    for name in ALGORITHMS:
+        c.check(name in info, f"the description names {name}")
+    items = depends_items(fields.get("Depends", ""))
+    # Named by hand, not by dpkg-shlibdeps: right also when the module links no libcrypto.
+    c.check("libssl3t64 | libssl3" in items,
+            "Depends: libssl3t64 | libssl3 (libcrypto's package on Debian 13 / 12)", repr(items))
+    c.check(not any(re.match(r"^libssl3(t64)?\b", i) for i in items
+                    if i != "libssl3t64 | libssl3"),
+            "no other libssl3 dependency (a Debian 12 name alone would not fit Debian 13)",
+            repr(items))
+    c.check(any(re.match(r"^libc6 \(>= 2\.\d+\)$", i) for i in items), "Depends: libc6 (>= 2.x)",
+            repr(items))
+    for needed in ("openssl", "python3"):
+        c.check(needed in items, f"Depends: {needed} (blake2simd-config needs it)", repr(items))
+    c.check(not any(i.startswith("libstdc++") for i in items), "no Depends: libstdc++6")
+    for script in MAINTAINER_SCRIPTS:
+        c.check(not re.search(rf"^\s+\d+ bytes,\s+\d+ lines\s+\*?\s*{script}\b", info, re.M),
+                f"no {script} maintainer script")
+    c.check(not re.search(r"^\s+\d+ bytes,\s+\d+ lines\s+conffiles\b", info, re.M),
+            "no conffiles")
+
+
+def check_file_list(c, args, deb):
+    """What the package ships, where, with which modes; returns the listing and its paths."""
+    listing = sh("dpkg-deb", "-c", deb).stdout
+    paths = sorted(line.split()[-1].lstrip(".") for line in listing.splitlines()
+                   if not line.startswith("d"))
+    print("files:\n  " + "\n  ".join(paths))
+    for path in (args.module_path, TOOL, "/usr/share/man/man7/blake2simd.7.gz",
+                 "/usr/share/man/man8/blake2simd-config.8.gz",
+                 "/usr/share/doc/blake2simd/README.md", "/usr/share/doc/blake2simd/deploying.md",
+                 "/usr/share/doc/blake2simd/copyright", "/usr/share/doc/blake2simd/changelog.gz"):
+        c.check(path in paths, f"ships {path}")
+    c.check(not any(p.startswith(("/usr/local", "/etc")) for p in paths),
+            "nothing under /usr/local or /etc")
+    c.check(re.search(r"^-rwxr-xr-x .*\./usr/sbin/blake2simd-config$", listing, re.M),
+            "blake2simd-config is mode 0755")
+    return listing, paths
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     deb_arguments(parser)
@@ -168,46 +215,8 @@ def main():
             check_wrote_only_its_tree(c, "cpack -G DEB")
         check_built_under_umasks(c, args, scratch, stray_cleared)
 
-        info = sh("dpkg-deb", "-I", deb).stdout
-        print(info)
-        fields = control_fields(info)
-        c.equal(fields.get("Package"), "blake2simd", "Package: blake2simd")
-        c.equal(fields.get("Version"), args.version, "Version is the project version")
-        for name in ALGORITHMS:
-            c.check(name in info, f"the description names {name}")
-        items = depends_items(fields.get("Depends", ""))
-        # Named by hand, not by dpkg-shlibdeps: right also when the module links no libcrypto.
-        c.check("libssl3t64 | libssl3" in items,
-                "Depends: libssl3t64 | libssl3 (libcrypto's package on Debian 13 / 12)", repr(items))
-        c.check(not any(re.match(r"^libssl3(t64)?\b", i) for i in items
-                        if i != "libssl3t64 | libssl3"),
-                "no other libssl3 dependency (a Debian 12 name alone would not fit Debian 13)",
-                repr(items))
-        c.check(any(re.match(r"^libc6 \(>= 2\.\d+\)$", i) for i in items), "Depends: libc6 (>= 2.x)",
-                repr(items))
-        for needed in ("openssl", "python3"):
-            c.check(needed in items, f"Depends: {needed} (blake2simd-config needs it)", repr(items))
-        c.check(not any(i.startswith("libstdc++") for i in items), "no Depends: libstdc++6")
-        for script in MAINTAINER_SCRIPTS:
-            c.check(not re.search(rf"^\s+\d+ bytes,\s+\d+ lines\s+\*?\s*{script}\b", info, re.M),
-                    f"no {script} maintainer script")
-        c.check(not re.search(r"^\s+\d+ bytes,\s+\d+ lines\s+conffiles\b", info, re.M),
-                "no conffiles")
-
-        listing = sh("dpkg-deb", "-c", deb).stdout
-        paths = sorted(line.split()[-1].lstrip(".") for line in listing.splitlines()
-                       if not line.startswith("d"))
-        print("files:\n  " + "\n  ".join(paths))
-        for path in (args.module_path, TOOL, "/usr/share/man/man7/blake2simd.7.gz",
-                     "/usr/share/man/man8/blake2simd-config.8.gz",
-                     "/usr/share/doc/blake2simd/README.md", "/usr/share/doc/blake2simd/deploying.md",
-                     "/usr/share/doc/blake2simd/copyright", "/usr/share/doc/blake2simd/changelog.gz"):
-            c.check(path in paths, f"ships {path}")
-        c.check(not any(p.startswith(("/usr/local", "/etc")) for p in paths),
-                "nothing under /usr/local or /etc")
-        c.check(re.search(r"^-rwxr-xr-x .*\./usr/sbin/blake2simd-config$", listing, re.M),
-                "blake2simd-config is mode 0755")
-
+        check_control(c, args, deb)
+        listing, paths = check_file_list(c, args, deb)
         root = scratch / "root"
         sh("dpkg-deb", "-x", deb, root)
         if args.sum_path:

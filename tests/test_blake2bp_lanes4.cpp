@@ -45,17 +45,13 @@ bool in_list(const std::string& list, std::string_view item) {
 
 using b2kernels_test::Random;
 
-int failures = 0;
-int checks = 0;
+b2test::Report& report() {
+    static b2test::Report tally("test_blake2bp_lanes4", 20);
+    return tally;
+}
 
 bool check(bool condition, const std::string& what) {
-    ++checks;
-    if (!condition) {
-        if (++failures <= 20) {
-            std::fprintf(stderr, "FAIL: %s\n", what.c_str());
-        }
-    }
-    return condition;
+    return report().check(condition, what);
 }
 
 void reference4(Blake2bState* states, const uint8_t* const* blocks, size_t count, size_t stride,
@@ -357,6 +353,5 @@ int main(int argc, char** argv) {
     };
     check(!dispatch::passes_self_test(Form::blake2bp, Entry{.blake2b_lanes = broken}),
           "self-test rejects a broken kernel");
-    std::printf("test_blake2bp_lanes4: %d checks, %d failed\n", checks, failures);
-    return failures == 0 && checks > 0 ? 0 : 1;
+    return report().finish();
 }

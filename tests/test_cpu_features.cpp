@@ -120,7 +120,7 @@ bool same(const CpuFeatures& a, const CpuFeatures& b) {
 }  // namespace
 
 int main() {
-    b2kernels_test::Checks checks("test_cpu_features");
+    b2test::Report checks("test_cpu_features");
     for (const Row& row : kTable) {
         const CpuFeatures actual = blake2simd::cpu::decide_features(row.readings);
         const std::string what =

@@ -453,6 +453,77 @@ class Differential final {
          m_dup_cases = 0;
 };
 
+// One hashlib case as run: its params, the random pieces it is fed in and the byte after which
+// a dup is taken (drawn in that order).
+struct HashlibCase {
+    HashlibCase(const b2test::Blake2bVector& v, Random& rng, size_t block_bytes)
+        : vector(v),
+          pieces(random_pieces(rng, v.message.size(), block_bytes)),
+          split(rng.between(0, v.message.size())),
+          what(v.name + " (key " + std::to_string(v.key.size()) + ", salt " +
+               std::to_string(v.salt.size()) + ", custom " + std::to_string(v.custom.size()) +
+               ", size " + std::to_string(v.size) + ")") {
+        params.set_size(v.size);
+        params.set_salt(v.salt);
+        params.set_custom(v.custom);
+    }
+
+    const b2test::Blake2bVector& vector;
+    std::vector<size_t> pieces;
+    size_t split;
+    std::string what;
+    Blake2bParams params;
+};
+
+void check_hashlib_digest(Report& report, EVP_MD_CTX* md_ctx, const EVP_MD* md, HashlibCase& c) {
+    const std::span<const uint8_t> message(c.vector.message);
+    const OSSL_PARAM* built = c.params.build(Blake2bParams::Face::digest);
+    const auto got = b2test::run_digest(md_ctx, md, built, message, c.pieces);
+    B2_CHECK(report, got == c.vector.expected, "digest " + c.what + ": got " + hex_or_failure(got));
+    // Dup after `split` bytes; both halves finish the same message.
+    const size_t split = c.split;
+    b2test::MdCtxPtr copy(EVP_MD_CTX_new());
+    const bool ok =
+        EVP_DigestInit_ex2(md_ctx, md, built) == 1 &&
+        EVP_DigestUpdate(md_ctx, message.data(), split) == 1 &&
+        EVP_MD_CTX_copy_ex(copy.get(), md_ctx) == 1 &&
+        EVP_DigestUpdate(md_ctx, message.data() + split, message.size() - split) == 1 &&
+        EVP_DigestUpdate(copy.get(), message.data() + split, message.size() - split) == 1;
+    const auto original = ok ? finish_digest(md_ctx) : std::nullopt;
+    const auto duplicate = ok ? finish_digest(copy.get()) : std::nullopt;
+    B2_CHECK(report, original == c.vector.expected && duplicate == c.vector.expected,
+             "digest dup " + c.what + " at " + std::to_string(split));
+}
+
+// On both providers; the dup on ours.
+void check_hashlib_mac(Report& report, EVP_MAC* mac, EVP_MAC* their_mac, HashlibCase& c) {
+    const std::span<const uint8_t> message(c.vector.message);
+    const Bytes& key = c.vector.key;
+    const OSSL_PARAM* built = c.params.build(Blake2bParams::Face::mac);
+    for (EVP_MAC* face : {mac, their_mac}) {
+        b2test::MacCtxPtr ctx(EVP_MAC_CTX_new(face));
+        const auto got = b2test::run_mac(ctx.get(), key, built, message, c.pieces);
+        B2_CHECK(
+            report, got == c.vector.expected,
+            "MAC (" + b2test::provider_name(face) + ") " + c.what + ": got " + hex_or_failure(got));
+    }
+    const size_t split = c.split;
+    b2test::MacCtxPtr ctx(EVP_MAC_CTX_new(mac));
+    b2test::MacCtxPtr copy;
+    bool ok = EVP_MAC_init(ctx.get(), key.data(), key.size(), built) == 1 &&
+              EVP_MAC_update(ctx.get(), message.data(), split) == 1;
+    if (ok) {
+        copy.reset(EVP_MAC_CTX_dup(ctx.get()));
+        ok = copy != nullptr &&
+             EVP_MAC_update(ctx.get(), message.data() + split, message.size() - split) == 1 &&
+             EVP_MAC_update(copy.get(), message.data() + split, message.size() - split) == 1;
+    }
+    const auto original = ok ? finish_mac(ctx.get()) : std::nullopt;
+    const auto duplicate = ok ? finish_mac(copy.get()) : std::nullopt;
+    B2_CHECK(report, original == c.vector.expected && duplicate == c.vector.expected,
+             "MAC dup " + c.what + " at " + std::to_string(split));
+}
+
 // Parameterised digests and MACs against hashlib outputs, with random splits and a dup
 // mid-stream; the MAC also runs on the default provider, which handles these params right.
 int run_hashlib_cases(const Blake2Algorithm& algorithm, const std::string& path, uint64_t seed) {
@@ -474,63 +545,13 @@ int run_hashlib_cases(const Blake2Algorithm& algorithm, const std::string& path,
     long digests = 0;
     long macs = 0;
     for (const b2test::Blake2bVector& vector : vectors) {
-        Blake2bParams params;
-        params.set_size(vector.size);
-        params.set_salt(vector.salt);
-        params.set_custom(vector.custom);
-        const std::vector<size_t> pieces =
-            random_pieces(rng, vector.message.size(), algorithm.block_bytes);
-        const size_t split = rng.between(0, vector.message.size());
-        const std::span<const uint8_t> message(vector.message);
-        const std::string what = vector.name + " (key " + std::to_string(vector.key.size()) +
-                                 ", salt " + std::to_string(vector.salt.size()) + ", custom " +
-                                 std::to_string(vector.custom.size()) + ", size " +
-                                 std::to_string(vector.size) + ")";
+        HashlibCase c(vector, rng, algorithm.block_bytes);
         if (vector.key.empty()) {
             ++digests;
-            const OSSL_PARAM* built = params.build(Blake2bParams::Face::digest);
-            const auto got = b2test::run_digest(md_ctx.get(), md.get(), built, message, pieces);
-            B2_CHECK(report, got == vector.expected,
-                     "digest " + what + ": got " + hex_or_failure(got));
-            // Dup after `split` bytes; both halves finish the same message.
-            b2test::MdCtxPtr copy(EVP_MD_CTX_new());
-            const bool ok =
-                EVP_DigestInit_ex2(md_ctx.get(), md.get(), built) == 1 &&
-                EVP_DigestUpdate(md_ctx.get(), message.data(), split) == 1 &&
-                EVP_MD_CTX_copy_ex(copy.get(), md_ctx.get()) == 1 &&
-                EVP_DigestUpdate(md_ctx.get(), message.data() + split, message.size() - split) ==
-                    1 &&
-                EVP_DigestUpdate(copy.get(), message.data() + split, message.size() - split) == 1;
-            const auto original = ok ? finish_digest(md_ctx.get()) : std::nullopt;
-            const auto duplicate = ok ? finish_digest(copy.get()) : std::nullopt;
-            B2_CHECK(report, original == vector.expected && duplicate == vector.expected,
-                     "digest dup " + what + " at " + std::to_string(split));
+            check_hashlib_digest(report, md_ctx.get(), md.get(), c);
         } else {
             ++macs;
-            const OSSL_PARAM* built = params.build(Blake2bParams::Face::mac);
-            for (EVP_MAC* face : {mac.get(), their_mac.get()}) {
-                b2test::MacCtxPtr ctx(EVP_MAC_CTX_new(face));
-                const auto got = b2test::run_mac(ctx.get(), vector.key, built, message, pieces);
-                B2_CHECK(report, got == vector.expected,
-                         "MAC (" + b2test::provider_name(face) + ") " + what + ": got " +
-                             hex_or_failure(got));
-            }
-            b2test::MacCtxPtr ctx(EVP_MAC_CTX_new(mac.get()));
-            b2test::MacCtxPtr copy;
-            bool ok = EVP_MAC_init(ctx.get(), vector.key.data(), vector.key.size(), built) == 1 &&
-                      EVP_MAC_update(ctx.get(), message.data(), split) == 1;
-            if (ok) {
-                copy.reset(EVP_MAC_CTX_dup(ctx.get()));
-                ok =
-                    copy != nullptr &&
-                    EVP_MAC_update(ctx.get(), message.data() + split, message.size() - split) ==
-                        1 &&
-                    EVP_MAC_update(copy.get(), message.data() + split, message.size() - split) == 1;
-            }
-            const auto original = ok ? finish_mac(ctx.get()) : std::nullopt;
-            const auto duplicate = ok ? finish_mac(copy.get()) : std::nullopt;
-            B2_CHECK(report, original == vector.expected && duplicate == vector.expected,
-                     "MAC dup " + what + " at " + std::to_string(split));
+            check_hashlib_mac(report, mac.get(), their_mac.get(), c);
         }
     }
     std::printf("%s/%s hashlib cases from %s: %ld digest, %ld MAC\n", algorithm.digest,

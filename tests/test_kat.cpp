@@ -169,17 +169,6 @@ b2test::MacPtr fetch_mac_checked(Report& report, const b2test::ProviderSession& 
     return mac;
 }
 
-// B2_ALLOWED_KERNELS (the kernels a CPU model runs) binds every family's kernel.
-void check_allowed(Report& report, const std::string& served, const char* where) {
-    const char* allowed = std::getenv("B2_ALLOWED_KERNELS");
-    if (allowed == nullptr || *allowed == '\0') {
-        return;
-    }
-    const std::string list = std::string(",") + allowed + ",";
-    B2_CHECK(report, list.find("," + served + ",") != std::string::npos,
-             std::string(where) + ": kernel " + served + " not in B2_ALLOWED_KERNELS=" + allowed);
-}
-
 // Reads the kernel from a freshly initialised ctx of each face, prints it and applies the
 // environment policy. Returns true if the test must be skipped. `bound_to_request`: the BLAKE2b
 // kernel must be the requested one; the other families' may fall back to the automatic choice
@@ -214,7 +203,7 @@ bool report_kernels(Report& report, const Algorithm& algorithm, const EVP_MD* md
     B2_CHECK(report, digest_name == mac_name,
              std::string(algorithm.family) + ": digest kernel " + digest_name + ", MAC kernel " +
                  mac_name);
-    check_allowed(report, digest_name, algorithm.digest);
+    policy.check_allowed(report, digest_name, algorithm.digest);
     return false;
 }
 

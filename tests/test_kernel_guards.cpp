@@ -31,33 +31,7 @@ using blake2simd::registry::row_of;
 constexpr size_t kMaxSteps = 5;
 constexpr size_t kAreaBytes = kMaxSteps * kBlake2bpLanes * kBlake2bBlockBytes;
 
-// `pages` usable pages with a PROT_NONE page before and after.
-class GuardedArea {
-  public:
-    explicit GuardedArea(size_t bytes) {
-        m_page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-        m_usable = (bytes + m_page - 1) / m_page * m_page;
-        void* mapping = mmap(nullptr, m_usable + 2 * m_page, PROT_READ | PROT_WRITE,
-                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (mapping == MAP_FAILED) {
-            return;
-        }
-        auto* base = static_cast<uint8_t*>(mapping);
-        if (mprotect(base, m_page, PROT_NONE) == 0 &&
-            mprotect(base + m_page + m_usable, m_page, PROT_NONE) == 0) {
-            m_start = base + m_page;
-        }
-    }
-    bool ok() const { return m_start != nullptr; }
-    // `bytes` bytes ending at the trailing guard page, or starting at the leading one.
-    uint8_t* at_end(size_t bytes) const { return m_start + m_usable - bytes; }
-    uint8_t* at_start() const { return m_start; }
-
-  private:
-    size_t m_page = 0;
-    size_t m_usable = 0;
-    uint8_t* m_start = nullptr;
-};
+using b2kernels_test::GuardedArea;
 
 void fill(uint8_t* bytes, size_t length, uint32_t seed) {
     for (size_t i = 0; i < length; ++i) {
@@ -95,8 +69,8 @@ struct Areas {
 
 // --- single lane
 
-void check_single_lane(b2kernels_test::Checks& checks,
-                       const blake2simd::Blake2bFamily::Kernel& kernel, const Areas& areas) {
+void check_single_lane(b2test::Report& checks, const blake2simd::Blake2bFamily::Kernel& kernel,
+                       const Areas& areas) {
     int cases = 0;
     for (const bool at_end : {true, false}) {
         for (const size_t blocks :
@@ -125,7 +99,7 @@ void check_single_lane(b2kernels_test::Checks& checks,
 
 // --- single lane, BLAKE2s
 
-void check_blake2s_single_lane(b2kernels_test::Checks& checks, const char* name,
+void check_blake2s_single_lane(b2test::Report& checks, const char* name,
                                blake2simd::Blake2sCompressFn compress, const Areas& areas) {
     using blake2simd::Blake2sState;
     using blake2simd::kBlake2sBlockBytes;
@@ -172,7 +146,7 @@ void reference4(Blake2bState* states, const uint8_t* const* blocks, size_t block
     }
 }
 
-void run4(b2kernels_test::Checks& checks, const dispatch::Candidate& candidate, const char* name,
+void run4(b2test::Report& checks, const dispatch::Candidate& candidate, const char* name,
           const Areas& areas, bool states_at_end, const uint8_t* const* blocks, size_t steps,
           size_t stride, const char* layout) {
     auto* states = reinterpret_cast<Blake2bState*>(
@@ -189,7 +163,7 @@ void run4(b2kernels_test::Checks& checks, const dispatch::Candidate& candidate, 
     checks.check(std::memcmp(states, expected, sizeof expected) == 0, what.c_str());
 }
 
-void check_four_lanes(b2kernels_test::Checks& checks, const dispatch::Candidate& candidate,
+void check_four_lanes(b2test::Report& checks, const dispatch::Candidate& candidate,
                       const char* name, const Areas& areas) {
     int cases = 0;
     for (const bool at_end : {true, false}) {
@@ -277,7 +251,7 @@ std::vector<size_t> usable_candidates(dispatch::Form form) {
 }  // namespace
 
 int main() {
-    b2kernels_test::Checks checks("test_kernel_guards");
+    b2test::Report checks("test_kernel_guards");
     const Areas areas;
     if (!areas.ok()) {
         std::fprintf(stderr, "cannot map guarded areas\n");

@@ -103,8 +103,7 @@ std::string describe(const char* kernel, const char* kind, const Case<Family>& c
 template <typename Family>
 class KernelTester final {
   public:
-    KernelTester(const char* name, typename Family::Compress compress,
-                 b2kernels_test::Checks& checks)
+    KernelTester(const char* name, typename Family::Compress compress, b2test::Report& checks)
         : m_name(name), m_compress(compress), m_checks(checks) {}
 
     void compare(const char* kind, const Case<Family>& c, const uint8_t* message) {
@@ -127,7 +126,7 @@ class KernelTester final {
   private:
     const char* m_name;
     typename Family::Compress m_compress;
-    b2kernels_test::Checks& m_checks;
+    b2test::Report& m_checks;
     Arena m_arena{};
     long m_cases = 0;
 };
@@ -162,7 +161,7 @@ void fill(uint8_t* message, size_t bytes, Random& random) {
 
 template <typename Family>
 void test_kernel(const char* name, uint64_t seed, typename Family::Compress compress,
-                 long random_cases, b2kernels_test::Checks& checks) {
+                 long random_cases, b2test::Report& checks) {
     using Word = typename Family::Word;
     constexpr size_t kBlock = Family::kBlockBytes;
     KernelTester<Family> tester(name, compress, checks);
@@ -234,7 +233,7 @@ void test_kernel(const char* name, uint64_t seed, typename Family::Compress comp
 // (passed its self-test) exactly when the CPU supports it. Returns how many ran.
 template <class Family>
 int test_single_lane_form(blake2simd::dispatch::Form form, uint64_t seed, const char* only,
-                          long random_cases, b2kernels_test::Checks& checks) {
+                          long random_cases, b2test::Report& checks) {
     namespace dispatch = blake2simd::dispatch;
     const auto& features = blake2simd::cpu::detected_features();
     const auto candidates = dispatch::candidates(form);
@@ -300,7 +299,7 @@ int main(int argc, char** argv) {
         random_cases = std::strtol(argv[1], nullptr, 10);
     }
     const char* only = argc > 2 ? argv[2] : nullptr;
-    b2kernels_test::Checks checks("test_kernels");
+    b2test::Report checks("test_kernels");
     checks.check(blake2s_oracle_reproduces_rfc7693(),
                  "the BLAKE2s oracle reproduces RFC 7693's BLAKE2s-256(\"abc\")");
 

@@ -28,8 +28,8 @@
 namespace {
 
 using namespace blake2simd;
-using b2kernels_test::Checks;
 using b2kernels_test::Random;
+using b2test::Report;
 
 // The oracle: the plain reference loop, lane by lane. Once tests/support/reference_compress.hpp
 // has the plain BLAKE2s oracle (and the shipped ref kernel is tuned), lane by lane that instead.
@@ -156,7 +156,7 @@ uint32_t random_increment(Random& random) {
     }
 }
 
-void compare_random(const registry::KernelRow& row, long cases, Random& random, Checks& checks) {
+void compare_random(const registry::KernelRow& row, long cases, Random& random, Report& checks) {
     std::vector<uint8_t> area(64 * 1024);
     for (auto& byte : area) {
         byte = static_cast<uint8_t>(random.next());
@@ -185,7 +185,7 @@ void compare_random(const registry::KernelRow& row, long cases, Random& random, 
 
 // RFC 7693 appendix B: BLAKE2s-256("abc"), in all eight lanes at once, so the oracle is not the
 // only witness.
-void check_rfc7693_abc(const registry::KernelRow& row, Checks& checks) {
+void check_rfc7693_abc(const registry::KernelRow& row, Report& checks) {
     static constexpr uint8_t kExpected[32] = {0x50, 0x8C, 0x5E, 0x8C, 0x32, 0x7C, 0x14, 0xE2,
                                               0xE1, 0xA7, 0x2B, 0xA3, 0x4E, 0xEB, 0x45, 0x2F,
                                               0x37, 0x45, 0x8B, 0x20, 0x9E, 0xD6, 0x3A, 0x29,
@@ -217,44 +217,11 @@ void check_rfc7693_abc(const registry::KernelRow& row, Checks& checks) {
     }
 }
 
-// `bytes` usable bytes between two PROT_NONE pages; a stray access ends the process (SIGSEGV).
-class GuardedArea final {
-  public:
-    explicit GuardedArea(size_t bytes) {
-        m_page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-        m_usable = (bytes + m_page - 1) / m_page * m_page;
-        void* mapping = mmap(nullptr, m_usable + 2 * m_page, PROT_READ | PROT_WRITE,
-                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (mapping == MAP_FAILED) {
-            return;
-        }
-        m_mapping = static_cast<uint8_t*>(mapping);
-        if (mprotect(m_mapping, m_page, PROT_NONE) == 0 &&
-            mprotect(m_mapping + m_page + m_usable, m_page, PROT_NONE) == 0) {
-            m_start = m_mapping + m_page;
-        }
-    }
-    GuardedArea(const GuardedArea&) = delete;
-    GuardedArea& operator=(const GuardedArea&) = delete;
-    ~GuardedArea() {
-        if (m_mapping != nullptr) {
-            munmap(m_mapping, m_usable + 2 * m_page);
-        }
-    }
-    [[nodiscard]] bool ok() const { return m_start != nullptr; }
-    [[nodiscard]] uint8_t* at_start() const { return m_start; }
-    [[nodiscard]] uint8_t* at_end(size_t bytes) const { return m_start + m_usable - bytes; }
-
-  private:
-    size_t m_page = 0;
-    size_t m_usable = 0;
-    uint8_t* m_mapping = nullptr;
-    uint8_t* m_start = nullptr;
-};
+using b2kernels_test::GuardedArea;
 
 // BLAKE2sp's layout and a stride-0 one, with the blocks and the eight states flush against the
 // trailing guard page, then against the leading one; each result still equals the oracle's.
-void check_guards(const registry::KernelRow& row, Random& random, Checks& checks) {
+void check_guards(const registry::KernelRow& row, Random& random, Report& checks) {
     constexpr size_t kSteps = 4;
     constexpr size_t kSpan = kSteps * kBlake2spLanes * kBlake2sBlockBytes;
     constexpr size_t kStateBytes = kBlake2spLanes * sizeof(Blake2sState);
@@ -304,7 +271,7 @@ int main(int argc, char** argv) {
             cases = std::strtol(argv[i], nullptr, 10);
         }
     }
-    Checks checks("test_kernels_lanes8");
+    Report checks("test_kernels_lanes8");
     Random random(0x6c616e657338ULL);
     const auto& features = cpu::detected_features();
     size_t ran = 0;

@@ -507,36 +507,29 @@ void check_tree_digest(Report& report, const b2test::ProviderSession& session,
                    b2test::finished_digest_final_reason());
 }
 
-void check_tree_mac(Report& report, const b2test::ProviderSession& session,
-                    const Blake2Algorithm& algorithm) {
-    const b2test::MacPtr mac = session.fetch_mac(algorithm.mac, b2test::kOurPropq);
-    B2_REQUIRE(mac != nullptr, std::string("fetch ") + algorithm.mac);
+// A tree MAC's refusals on a context never keyed: keys of 0 and one byte too many, any size
+// but its own, salt and custom.
+void check_tree_mac_refusals(Report& report, EVP_MAC_CTX* ctx, const Blake2Algorithm& algorithm) {
     const size_t full = algorithm.max_size;
-    {
-        b2test::MacCtxPtr fresh(EVP_MAC_CTX_new(mac.get()));
-        expect_refusal(report, EVP_MAC_init(fresh.get(), nullptr, 0, nullptr) == 1,
-                       "MAC init without key", "no key set");
-    }
-    b2test::MacCtxPtr ctx(EVP_MAC_CTX_new(mac.get()));
     const Bytes long_key = pattern(algorithm.max_key + 1, 0x11);
-    expect_refusal(report, EVP_MAC_init(ctx.get(), long_key.data(), 0, nullptr) == 1,
-                   "MAC key of 0", "invalid key length");
-    expect_refusal(report, EVP_MAC_init(ctx.get(), long_key.data(), long_key.size(), nullptr) == 1,
+    expect_refusal(report, EVP_MAC_init(ctx, long_key.data(), 0, nullptr) == 1, "MAC key of 0",
+                   "invalid key length");
+    expect_refusal(report, EVP_MAC_init(ctx, long_key.data(), long_key.size(), nullptr) == 1,
                    "MAC key of " + std::to_string(long_key.size()), "invalid key length");
     {
         OSSL_PARAM params[] = {
             OSSL_PARAM_construct_octet_string(
                 OSSL_MAC_PARAM_KEY, const_cast<uint8_t*>(long_key.data()), long_key.size()),
             OSSL_PARAM_construct_end()};
-        expect_refusal(report, EVP_MAC_CTX_set_params(ctx.get(), params) == 1,
-                       "MAC key param too long", "invalid key length");
+        expect_refusal(report, EVP_MAC_CTX_set_params(ctx, params) == 1, "MAC key param too long",
+                       "invalid key length");
     }
     for (const size_t size : {full / 2, full + 1}) {
         b2test::Blake2bParams params;
         params.set_size(size);
         expect_refusal(
             report,
-            EVP_MAC_CTX_set_params(ctx.get(), params.build(b2test::Blake2bParams::Face::mac)) == 1,
+            EVP_MAC_CTX_set_params(ctx, params.build(b2test::Blake2bParams::Face::mac)) == 1,
             "MAC size " + std::to_string(size), "invalid output size");
     }
     const Bytes field = pattern(8, 9);
@@ -545,19 +538,26 @@ void check_tree_mac(Report& report, const b2test::ProviderSession& session,
         salted.set_salt(field);
         expect_refusal(
             report,
-            EVP_MAC_CTX_set_params(ctx.get(), salted.build(b2test::Blake2bParams::Face::mac)) == 1,
+            EVP_MAC_CTX_set_params(ctx, salted.build(b2test::Blake2bParams::Face::mac)) == 1,
             "MAC salt", "salt is not supported");
         b2test::Blake2bParams custom;
         custom.set_custom(field);
         expect_refusal(
             report,
-            EVP_MAC_CTX_set_params(ctx.get(), custom.build(b2test::Blake2bParams::Face::mac)) == 1,
+            EVP_MAC_CTX_set_params(ctx, custom.build(b2test::Blake2bParams::Face::mac)) == 1,
             "MAC custom", "custom (personalization) is not supported");
     }
-    // The reference key, then a failed change (validate-then-apply), then NULL-key re-inits.
+}
+
+// The reference key, then a failed change (validate-then-apply), then NULL-key re-inits; the
+// phases after final.
+void check_tree_mac_keyed(Report& report, const b2test::ProviderSession& session, EVP_MAC* mac,
+                          EVP_MAC_CTX* ctx, const Blake2Algorithm& algorithm) {
+    const size_t full = algorithm.max_size;
+    const Bytes field = pattern(8, 9);
     const KeyedAnswer answer =
         official_keyed_answer(algorithm, std::min<size_t>(255, 2 * algorithm.block_bytes + 3));
-    B2_REQUIRE(EVP_MAC_init(ctx.get(), answer.key.data(), answer.key.size(), nullptr) == 1,
+    B2_REQUIRE(EVP_MAC_init(ctx, answer.key.data(), answer.key.size(), nullptr) == 1,
                "MAC init with the official key");
     {
         const Bytes other_key = pattern(algorithm.max_key / 2, 0x5c);
@@ -567,32 +567,45 @@ void check_tree_mac(Report& report, const b2test::ProviderSession& session,
             OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_SALT,
                                               const_cast<uint8_t*>(field.data()), 4),
             OSSL_PARAM_construct_end()};
-        expect_refusal(report, EVP_MAC_CTX_set_params(ctx.get(), params) == 1,
+        expect_refusal(report, EVP_MAC_CTX_set_params(ctx, params) == 1,
                        "key + salt in one set_params", "salt is not supported");
-        expect_refusal(report,
-                       EVP_MAC_init(ctx.get(), other_key.data(), other_key.size(), params) == 1,
+        expect_refusal(report, EVP_MAC_init(ctx, other_key.data(), other_key.size(), params) == 1,
                        "init with key + salt", "salt is not supported");
     }
     for (int round = 0; round < 2; ++round) {
-        const Bytes got = mac_message(ctx.get(), nullptr, 0, nullptr, answer.message);
+        const Bytes got = mac_message(ctx, nullptr, 0, nullptr, answer.message);
         B2_CHECK(report, got == answer.expected,
                  "NULL-key re-init #" + std::to_string(round) +
                      " reuses the key (official answer): got " + b2test::to_hex(got));
     }
-    check_served_kernel(report, session, algorithm, ctx.get(), algorithm.mac);
-    B2_CHECK(report, has_name(param_names(EVP_MAC_settable_ctx_params(mac.get())), "key"),
+    check_served_kernel(report, session, algorithm, ctx, algorithm.mac);
+    B2_CHECK(report, has_name(param_names(EVP_MAC_settable_ctx_params(mac)), "key"),
              "MAC settable ctx params list key");
-    B2_REQUIRE(EVP_MAC_init(ctx.get(), nullptr, 0, nullptr) == 1, "re-init");
-    B2_CHECK(report, EVP_MAC_CTX_get_mac_size(ctx.get()) == full, "MAC size");
+    B2_REQUIRE(EVP_MAC_init(ctx, nullptr, 0, nullptr) == 1, "re-init");
+    B2_CHECK(report, EVP_MAC_CTX_get_mac_size(ctx) == full, "MAC size");
     Bytes out(full);
     size_t length = 0;
-    expect_refusal(report, EVP_MAC_final(ctx.get(), out.data(), &length, full - 1) == 1,
+    expect_refusal(report, EVP_MAC_final(ctx, out.data(), &length, full - 1) == 1,
                    "MAC final into " + std::to_string(full - 1) + " bytes", "buffer too small");
-    B2_REQUIRE(EVP_MAC_final(ctx.get(), out.data(), &length, out.size()) == 1, "final");
-    expect_refusal(report, EVP_MAC_update(ctx.get(), out.data(), 1) == 1, "MAC update after final",
+    B2_REQUIRE(EVP_MAC_final(ctx, out.data(), &length, out.size()) == 1, "final");
+    expect_refusal(report, EVP_MAC_update(ctx, out.data(), 1) == 1, "MAC update after final",
                    "update after final");
-    expect_refusal(report, EVP_MAC_final(ctx.get(), out.data(), &length, out.size()) == 1,
+    expect_refusal(report, EVP_MAC_final(ctx, out.data(), &length, out.size()) == 1,
                    "second MAC final", "final already called");
+}
+
+void check_tree_mac(Report& report, const b2test::ProviderSession& session,
+                    const Blake2Algorithm& algorithm) {
+    const b2test::MacPtr mac = session.fetch_mac(algorithm.mac, b2test::kOurPropq);
+    B2_REQUIRE(mac != nullptr, std::string("fetch ") + algorithm.mac);
+    {
+        b2test::MacCtxPtr fresh(EVP_MAC_CTX_new(mac.get()));
+        expect_refusal(report, EVP_MAC_init(fresh.get(), nullptr, 0, nullptr) == 1,
+                       "MAC init without key", "no key set");
+    }
+    b2test::MacCtxPtr ctx(EVP_MAC_CTX_new(mac.get()));
+    check_tree_mac_refusals(report, ctx.get(), algorithm);
+    check_tree_mac_keyed(report, session, mac.get(), ctx.get(), algorithm);
 }
 
 // The rows of one algorithm pair, counted into `report`.

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <initializer_list>
+#include <string>
 
 #include "compress_blake2_x64.hpp"
 #include "kernel.hpp"
@@ -24,17 +25,19 @@ constexpr size_t kMaxMisalignment = 15;
 
 using b2kernels_test::Random;
 
-long g_failures = 0;
-long g_checks = 0;
+using b2test::Report;
 
-void report_mismatch(const char* what, const Blake2bState& expected, const Blake2bState& actual,
-                     size_t blocks, uint64_t increment, size_t misalignment) {
-    ++g_failures;
-    if (g_failures > 5) {
+// Counts the failure; the first few also show the state words side by side.
+void report_mismatch(Report& report, const char* what, const Blake2bState& expected,
+                     const Blake2bState& actual, size_t blocks, uint64_t increment,
+                     size_t misalignment) {
+    char where[160];
+    std::snprintf(where, sizeof where, "%s: blocks=%zu increment=%" PRIu64 " misalignment=%zu",
+                  what, blocks, increment, misalignment);
+    report.fail(nullptr, 0, nullptr, where);
+    if (report.failed() > 5) {
         return;
     }
-    std::fprintf(stderr, "FAIL %s: blocks=%zu increment=%" PRIu64 " misalignment=%zu\n", what,
-                 blocks, increment, misalignment);
     const uint64_t* e = &expected.h[0];
     const uint64_t* a = &actual.h[0];
     for (size_t i = 0; i < 12; ++i) {
@@ -74,7 +77,7 @@ class GuardedBuffer {
     size_t m_usable = 0;
 };
 
-void compare_once(GuardedBuffer& buffer, const Blake2bState& start, size_t blocks,
+void compare_once(Report& report, GuardedBuffer& buffer, const Blake2bState& start, size_t blocks,
                   uint64_t increment, size_t misalignment, Random& random) {
     // The misalignment is applied at both ends: relative to the page and to the guard.
     uint8_t* message = buffer.tail(blocks * kBlake2bBlockBytes, misalignment);
@@ -88,15 +91,14 @@ void compare_once(GuardedBuffer& buffer, const Blake2bState& start, size_t block
     Blake2bState actual = start;
     compress_ref(&expected, message, blocks, increment);
     compress_x64(&actual, message, blocks, increment);
-    ++g_checks;
-    if (std::memcmp(&expected, &actual, sizeof expected) != 0) {
-        report_mismatch("state differs from compress_ref", expected, actual, blocks, increment,
-                        misalignment);
+    if (std::memcmp(&expected, &actual, sizeof expected) == 0) {
+        report.pass();
+    } else {
+        report_mismatch(report, "state differs from compress_ref", expected, actual, blocks,
+                        increment, misalignment);
     }
-    if (std::memcmp(copy, message, blocks * kBlake2bBlockBytes) != 0) {
-        ++g_failures;
-        std::fprintf(stderr, "FAIL the kernel wrote to its input (blocks=%zu)\n", blocks);
-    }
+    B2_CHECK(report, std::memcmp(copy, message, blocks * kBlake2bBlockBytes) == 0,
+             "the kernel wrote to its input (blocks=" + std::to_string(blocks) + ")");
 }
 
 Blake2bState random_state(Random& random) {
@@ -113,23 +115,24 @@ Blake2bState random_state(Random& random) {
     return state;
 }
 
-void test_random_states(GuardedBuffer& buffer, Random& random) {
+void test_random_states(Report& report, GuardedBuffer& buffer, Random& random) {
     for (uint64_t increment = 0; increment <= kBlake2bBlockBytes; ++increment) {
         for (int repeat = 0; repeat < 3; ++repeat) {
             const size_t blocks = 1 + random.below(kMaxBlocks);
             const size_t misalignment = random.below(kMaxMisalignment + 1);
-            compare_once(buffer, random_state(random), blocks, increment, misalignment, random);
+            compare_once(report, buffer, random_state(random), blocks, increment, misalignment,
+                         random);
         }
     }
     for (size_t blocks = 1; blocks <= kMaxBlocks; ++blocks) {
         for (size_t misalignment = 0; misalignment <= kMaxMisalignment; ++misalignment) {
-            compare_once(buffer, random_state(random), blocks, kBlake2bBlockBytes, misalignment,
-                         random);
+            compare_once(report, buffer, random_state(random), blocks, kBlake2bBlockBytes,
+                         misalignment, random);
         }
     }
 }
 
-void test_counter_carry(GuardedBuffer& buffer, Random& random) {
+void test_counter_carry(Report& report, GuardedBuffer& buffer, Random& random) {
     // The low word wraps inside a multi-block call; the high word wraps too at the very top.
     const uint64_t highs[] = {0, 1, 0x00000000ffffffffULL, ~0ULL};
     const uint64_t increments[] = {1, 7, 127, 128};
@@ -140,14 +143,14 @@ void test_counter_carry(GuardedBuffer& buffer, Random& random) {
                 Blake2bState state = random_state(random);
                 state.t[0] = ~0ULL - before_wrap;
                 state.t[1] = high;
-                compare_once(buffer, state, 1 + random.below(8), increment, random.below(16),
-                             random);
+                compare_once(report, buffer, state, 1 + random.below(8), increment,
+                             random.below(16), random);
             }
         }
     }
 }
 
-void test_flags(GuardedBuffer& buffer, Random& random) {
+void test_flags(Report& report, GuardedBuffer& buffer, Random& random) {
     const uint64_t flags[] = {0, ~0ULL};
     for (uint64_t f0 : flags) {
         for (uint64_t f1 : flags) {
@@ -155,22 +158,19 @@ void test_flags(GuardedBuffer& buffer, Random& random) {
                 Blake2bState state = random_state(random);
                 state.f[0] = f0;
                 state.f[1] = f1;
-                compare_once(buffer, state, 1 + random.below(3), increment, random.below(16),
-                             random);
+                compare_once(report, buffer, state, 1 + random.below(3), increment,
+                             random.below(16), random);
             }
         }
     }
 }
 
-void test_zero_blocks(Random& random) {
+void test_zero_blocks(Report& report, Random& random) {
     const Blake2bState start = random_state(random);
     Blake2bState state = start;
     compress_x64(&state, nullptr, 0, kBlake2bBlockBytes);
-    ++g_checks;
-    if (std::memcmp(&state, &start, sizeof state) != 0) {
-        ++g_failures;
-        std::fprintf(stderr, "FAIL block_count 0 changed the state\n");
-    }
+    report.check(std::memcmp(&state, &start, sizeof state) == 0,
+                 "block_count 0 leaves the state as it was");
 }
 
 }  // namespace
@@ -248,7 +248,7 @@ x64_kernel_abi_probe:
 
 namespace {
 
-void test_abi(GuardedBuffer& buffer, Random& random) {
+void test_abi(Report& report, GuardedBuffer& buffer, Random& random) {
     for (size_t blocks : {size_t{0}, size_t{1}, size_t{3}}) {
         Blake2bState expected = random_state(random);
         Blake2bState actual = expected;
@@ -259,14 +259,11 @@ void test_abi(GuardedBuffer& buffer, Random& random) {
         compress_ref(&expected, message, blocks, kBlake2bBlockBytes);
         const uint64_t clobbered =
             x64_kernel_abi_probe(&actual, message, blocks, kBlake2bBlockBytes);
-        ++g_checks;
-        if (clobbered != 0 || std::memcmp(&expected, &actual, sizeof expected) != 0) {
-            ++g_failures;
-            std::fprintf(
-                stderr, "FAIL ABI probe (blocks=%zu): clobbered mask %#" PRIx64 "%s\n", blocks,
-                clobbered,
-                std::memcmp(&expected, &actual, sizeof expected) != 0 ? ", wrong state" : "");
-        }
+        const bool same_state = std::memcmp(&expected, &actual, sizeof expected) == 0;
+        char what[96];
+        std::snprintf(what, sizeof what, "ABI probe (blocks=%zu): clobbered mask %#" PRIx64 "%s",
+                      blocks, clobbered, same_state ? "" : ", wrong state");
+        report.check(clobbered == 0 && same_state, what);
     }
 }
 
@@ -278,12 +275,12 @@ int main() {
         std::fprintf(stderr, "cannot map the guarded test buffer\n");
         return 1;
     }
+    Report report("test_x64_kernel");
     Random random{0x243f6a8885a308d3ULL};
-    test_zero_blocks(random);
-    test_random_states(buffer, random);
-    test_counter_carry(buffer, random);
-    test_flags(buffer, random);
-    test_abi(buffer, random);
-    std::printf("test_x64_kernel: %ld checks, %ld failures\n", g_checks, g_failures);
-    return g_failures == 0 ? 0 : 1;
+    test_zero_blocks(report, random);
+    test_random_states(report, buffer, random);
+    test_counter_carry(report, buffer, random);
+    test_flags(report, buffer, random);
+    test_abi(report, buffer, random);
+    return report.finish();
 }

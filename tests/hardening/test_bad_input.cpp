@@ -317,9 +317,8 @@ void check_malformed_size_integers(Report& report, const Fixture& f) {
 // without a provider context), and a context's, for a param of the wrong type or one too small
 // for its value (the kernel's name into a buffer one byte short).
 
-void check_failed_gets_raise_reasons(Report& report, const Fixture& f) {
+void check_provider_gets_raise_reasons(Report& report, const Fixture& f) {
     char text[64] = {};
-    int number = 0;
     OSSL_PROVIDER* provider = OSSL_PROVIDER_load(f.session.libctx(), "blake2simd");
     B2_REQUIRE(provider != nullptr, "load blake2simd");
     OSSL_PARAM status_as_text[] = {
@@ -334,84 +333,103 @@ void check_failed_gets_raise_reasons(Report& report, const Fixture& f) {
              "provider name into 4 bytes");
     B2_CHECK(report, contains(last_reason(), "buffer too small"), "provider name reason");
     OSSL_PROVIDER_unload(provider);
+}
 
-    for (const Blake2Algorithm* algorithm : {&f.algorithm, &f.tree}) {
-        const char* digest_name = algorithm->digest;
-        const std::string name = digest_name;
-        const b2test::MdPtr md = f.session.fetch_md(digest_name, b2test::kOurPropq);
-        B2_REQUIRE(md != nullptr, "fetch " + name);
-        OSSL_PARAM block_size_as_text[] = {
-            OSSL_PARAM_construct_utf8_string(OSSL_DIGEST_PARAM_BLOCK_SIZE, text, sizeof text),
-            OSSL_PARAM_construct_end()};
-        B2_CHECK(report, EVP_MD_get_params(md.get(), block_size_as_text) == 0,
-                 name + ": block size as a string");
-        B2_CHECK(report, contains(last_reason(), "wrong data type"), name + ": its reason");
-        signed char tiny = 0;  // 128 does not fit a signed byte; 64 does
-        OSSL_PARAM block_size_in_a_byte[] = {
-            {OSSL_DIGEST_PARAM_BLOCK_SIZE, OSSL_PARAM_INTEGER, &tiny, 1, OSSL_PARAM_UNMODIFIED},
-            OSSL_PARAM_construct_end()};
-        if (algorithm->block_bytes > 127) {
-            B2_CHECK(report, EVP_MD_get_params(md.get(), block_size_in_a_byte) == 0,
-                     name + ": block size into a signed byte");
-            B2_CHECK(report, contains(last_reason(), "buffer too small"), name + ": its reason");
-        } else {
-            B2_CHECK(report,
-                     EVP_MD_get_params(md.get(), block_size_in_a_byte) == 1 &&
-                         tiny == static_cast<signed char>(algorithm->block_bytes),
-                     name + ": block size into a signed byte");
-        }
-        OSSL_PARAM xof_as_text[] = {
-            OSSL_PARAM_construct_utf8_string(OSSL_DIGEST_PARAM_XOF, text, sizeof text),
-            OSSL_PARAM_construct_end()};
-        B2_CHECK(report, EVP_MD_get_params(md.get(), xof_as_text) == 0, name + ": xof as text");
-        B2_CHECK(report, contains(last_reason(), "wrong data type"), name + ": its reason");
-
-        b2test::MdCtxPtr ctx(EVP_MD_CTX_new());
-        B2_REQUIRE(EVP_DigestInit_ex2(ctx.get(), md.get(), nullptr) == 1, name + ": init");
-        const char* kernel = nullptr;
-        OSSL_PARAM kernel_ptr[] = {
-            OSSL_PARAM_construct_utf8_ptr("kernel", const_cast<char**>(&kernel), 0),
-            OSSL_PARAM_construct_end()};
-        B2_REQUIRE(EVP_MD_CTX_get_params(ctx.get(), kernel_ptr) == 1 && kernel != nullptr,
-                   name + ": kernel name");
-        const size_t one_short = std::strlen(kernel) - 1;
-        OSSL_PARAM kernel_short[] = {OSSL_PARAM_construct_utf8_string("kernel", text, one_short),
-                                     OSSL_PARAM_construct_end()};
-        B2_CHECK(report, EVP_MD_CTX_get_params(ctx.get(), kernel_short) == 0,
-                 name + ": kernel '" + kernel + "' into " + std::to_string(one_short) + " bytes");
+// Through the digest itself: OpenSSL calls its get_params without a provider context.
+void check_md_gets_raise_reasons(Report& report, const EVP_MD* md,
+                                 const Blake2Algorithm& algorithm) {
+    char text[64] = {};
+    const std::string name = algorithm.digest;
+    OSSL_PARAM block_size_as_text[] = {
+        OSSL_PARAM_construct_utf8_string(OSSL_DIGEST_PARAM_BLOCK_SIZE, text, sizeof text),
+        OSSL_PARAM_construct_end()};
+    B2_CHECK(report, EVP_MD_get_params(md, block_size_as_text) == 0,
+             name + ": block size as a string");
+    B2_CHECK(report, contains(last_reason(), "wrong data type"), name + ": its reason");
+    signed char tiny = 0;  // 128 does not fit a signed byte; 64 does
+    OSSL_PARAM block_size_in_a_byte[] = {
+        {OSSL_DIGEST_PARAM_BLOCK_SIZE, OSSL_PARAM_INTEGER, &tiny, 1, OSSL_PARAM_UNMODIFIED},
+        OSSL_PARAM_construct_end()};
+    if (algorithm.block_bytes > 127) {
+        B2_CHECK(report, EVP_MD_get_params(md, block_size_in_a_byte) == 0,
+                 name + ": block size into a signed byte");
         B2_CHECK(report, contains(last_reason(), "buffer too small"), name + ": its reason");
-        OSSL_PARAM size_as_text[] = {
-            OSSL_PARAM_construct_utf8_string(OSSL_DIGEST_PARAM_SIZE, text, sizeof text),
-            OSSL_PARAM_construct_end()};
-        B2_CHECK(report, EVP_MD_CTX_get_params(ctx.get(), size_as_text) == 0,
-                 name + ": ctx size as a string");
-        B2_CHECK(report, contains(last_reason(), "wrong data type"), name + ": its reason");
-    }
-
-    for (const Blake2Algorithm* algorithm : {&f.algorithm, &f.tree}) {
-        const char* mac_name = algorithm->mac;
-        const std::string name = mac_name;
-        const b2test::MacPtr mac = f.session.fetch_mac(mac_name, b2test::kOurPropq);
-        B2_REQUIRE(mac != nullptr, "fetch " + name);
-        b2test::MacCtxPtr ctx(EVP_MAC_CTX_new(mac.get()));
-        OSSL_PARAM block_size_as_int[] = {
-            OSSL_PARAM_construct_int(OSSL_MAC_PARAM_BLOCK_SIZE, &number),
-            OSSL_PARAM_construct_end()};
+    } else {
         B2_CHECK(report,
-                 EVP_MAC_CTX_get_params(ctx.get(), block_size_as_int) == 1 &&
-                     number == static_cast<int>(algorithm->block_bytes),
-                 name + ": block size into an int");
-        OSSL_PARAM kernel_short[] = {OSSL_PARAM_construct_utf8_string("kernel", text, 2),
-                                     OSSL_PARAM_construct_end()};
-        B2_CHECK(report, EVP_MAC_CTX_get_params(ctx.get(), kernel_short) == 0,
-                 name + ": kernel into 2 bytes");
-        B2_CHECK(report, contains(last_reason(), "buffer too small"), name + ": its reason");
-        OSSL_PARAM size_as_octets[] = {
-            OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_SIZE, text, sizeof text),
-            OSSL_PARAM_construct_end()};
-        B2_CHECK(report, EVP_MAC_CTX_get_params(ctx.get(), size_as_octets) == 0,
-                 name + ": size as an octet string");
-        B2_CHECK(report, contains(last_reason(), "wrong data type"), name + ": its reason");
+                 EVP_MD_get_params(md, block_size_in_a_byte) == 1 &&
+                     tiny == static_cast<signed char>(algorithm.block_bytes),
+                 name + ": block size into a signed byte");
+    }
+    OSSL_PARAM xof_as_text[] = {
+        OSSL_PARAM_construct_utf8_string(OSSL_DIGEST_PARAM_XOF, text, sizeof text),
+        OSSL_PARAM_construct_end()};
+    B2_CHECK(report, EVP_MD_get_params(md, xof_as_text) == 0, name + ": xof as text");
+    B2_CHECK(report, contains(last_reason(), "wrong data type"), name + ": its reason");
+}
+
+// Through the digest and through one context of it.
+void check_digest_gets_raise_reasons(Report& report, const Fixture& f,
+                                     const Blake2Algorithm& algorithm) {
+    char text[64] = {};
+    const std::string name = algorithm.digest;
+    const b2test::MdPtr md = f.session.fetch_md(algorithm.digest, b2test::kOurPropq);
+    B2_REQUIRE(md != nullptr, "fetch " + name);
+    check_md_gets_raise_reasons(report, md.get(), algorithm);
+    b2test::MdCtxPtr ctx(EVP_MD_CTX_new());
+    B2_REQUIRE(EVP_DigestInit_ex2(ctx.get(), md.get(), nullptr) == 1, name + ": init");
+    const char* kernel = nullptr;
+    OSSL_PARAM kernel_ptr[] = {
+        OSSL_PARAM_construct_utf8_ptr("kernel", const_cast<char**>(&kernel), 0),
+        OSSL_PARAM_construct_end()};
+    B2_REQUIRE(EVP_MD_CTX_get_params(ctx.get(), kernel_ptr) == 1 && kernel != nullptr,
+               name + ": kernel name");
+    const size_t one_short = std::strlen(kernel) - 1;
+    OSSL_PARAM kernel_short[] = {OSSL_PARAM_construct_utf8_string("kernel", text, one_short),
+                                 OSSL_PARAM_construct_end()};
+    B2_CHECK(report, EVP_MD_CTX_get_params(ctx.get(), kernel_short) == 0,
+             name + ": kernel '" + kernel + "' into " + std::to_string(one_short) + " bytes");
+    B2_CHECK(report, contains(last_reason(), "buffer too small"), name + ": its reason");
+    OSSL_PARAM size_as_text[] = {
+        OSSL_PARAM_construct_utf8_string(OSSL_DIGEST_PARAM_SIZE, text, sizeof text),
+        OSSL_PARAM_construct_end()};
+    B2_CHECK(report, EVP_MD_CTX_get_params(ctx.get(), size_as_text) == 0,
+             name + ": ctx size as a string");
+    B2_CHECK(report, contains(last_reason(), "wrong data type"), name + ": its reason");
+}
+
+// Through one MAC context.
+void check_mac_gets_raise_reasons(Report& report, const Fixture& f,
+                                  const Blake2Algorithm& algorithm) {
+    char text[64] = {};
+    int number = 0;
+    const std::string name = algorithm.mac;
+    const b2test::MacPtr mac = f.session.fetch_mac(algorithm.mac, b2test::kOurPropq);
+    B2_REQUIRE(mac != nullptr, "fetch " + name);
+    b2test::MacCtxPtr ctx(EVP_MAC_CTX_new(mac.get()));
+    OSSL_PARAM block_size_as_int[] = {OSSL_PARAM_construct_int(OSSL_MAC_PARAM_BLOCK_SIZE, &number),
+                                      OSSL_PARAM_construct_end()};
+    B2_CHECK(report,
+             EVP_MAC_CTX_get_params(ctx.get(), block_size_as_int) == 1 &&
+                 number == static_cast<int>(algorithm.block_bytes),
+             name + ": block size into an int");
+    OSSL_PARAM kernel_short[] = {OSSL_PARAM_construct_utf8_string("kernel", text, 2),
+                                 OSSL_PARAM_construct_end()};
+    B2_CHECK(report, EVP_MAC_CTX_get_params(ctx.get(), kernel_short) == 0,
+             name + ": kernel into 2 bytes");
+    B2_CHECK(report, contains(last_reason(), "buffer too small"), name + ": its reason");
+    OSSL_PARAM size_as_octets[] = {
+        OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_SIZE, text, sizeof text),
+        OSSL_PARAM_construct_end()};
+    B2_CHECK(report, EVP_MAC_CTX_get_params(ctx.get(), size_as_octets) == 0,
+             name + ": size as an octet string");
+    B2_CHECK(report, contains(last_reason(), "wrong data type"), name + ": its reason");
+}
+
+void check_failed_gets_raise_reasons(Report& report, const Fixture& f) {
+    check_provider_gets_raise_reasons(report, f);
+    for (const Blake2Algorithm* algorithm : {&f.algorithm, &f.tree}) {
+        check_digest_gets_raise_reasons(report, f, *algorithm);
+        check_mac_gets_raise_reasons(report, f, *algorithm);
     }
 }
 
@@ -688,15 +706,9 @@ Bytes tree_digest(const TreeFixture& tree, const Bytes& message,
     return out ? *out : Bytes{};
 }
 
-void check_tree_rejections(Report& report, const TreeFixture& tree) {
-    const size_t full = tree.algorithm.max_size;
+// Keys of 0 and one byte too many, and none at all, refused at init.
+void check_tree_key_rejections(Report& report, const TreeFixture& tree) {
     const Bytes long_key = pattern(tree.algorithm.max_key + 1, 1);
-    const Bytes empty;
-    const Bytes salt = pattern(16, 5);
-    size_t size_zero = 0;
-    size_t size_half = full / 2;
-    size_t size_big = full + 1;
-    const char* const kSizeReason = "invalid output size";
     for (const auto& [what, key, length, reason] :
          {std::tuple<std::string, const Bytes*, size_t, const char*>{
               tree.mac_name("0-byte key"), &tree.key, 0, "invalid key length"},
@@ -709,13 +721,58 @@ void check_tree_rejections(Report& report, const TreeFixture& tree) {
             what + ": refused");
         B2_CHECK(report, contains(last_reason(), reason), what + ": reason");
     }
-    struct ParamCase {
-        std::string what;
-        OSSL_PARAM param;
-        const char* reason;
-        bool digest_too;  // the digest refuses it as well (it takes no key)
-    };
-    const ParamCase cases[] = {
+}
+
+struct TreeParamCase {
+    std::string what;
+    OSSL_PARAM param;
+    const char* reason;
+    bool digest_too;  // the digest refuses it as well (it takes no key)
+};
+
+// One param refused by set_params and init with its reason, leaving the context as it was (it
+// still gives `expected`); by the digest too where it takes the param.
+void check_tree_param_rejection(Report& report, const TreeFixture& tree, const TreeParamCase& c,
+                                const Bytes& expected) {
+    const std::string what = std::string(tree.algorithm.mac) + " " + c.what;
+    OSSL_PARAM params[] = {c.param, OSSL_PARAM_construct_end()};
+    b2test::MacCtxPtr ctx(EVP_MAC_CTX_new(tree.mac.get()));
+    B2_CHECK(report, EVP_MAC_CTX_set_params(ctx.get(), params) == 0, what + ": set refused");
+    B2_CHECK(report, contains(last_reason(), c.reason), what + ": set reason");
+    B2_CHECK(report, EVP_MAC_init(ctx.get(), tree.key.data(), tree.key.size(), params) == 0,
+             what + ": init refused");
+    B2_CHECK(report, contains(last_reason(), c.reason), what + ": init reason");
+    B2_CHECK(report,
+             EVP_MAC_init(ctx.get(), tree.key.data(), tree.key.size(), nullptr) == 1 &&
+                 EVP_MAC_update(ctx.get(), tree.message.data(), tree.message.size()) == 1 &&
+                 mac_final(ctx.get()) == expected,
+             what + ": the context still gives the right MAC");
+    if (!c.digest_too) {
+        return;
+    }
+    const std::string dwhat = std::string(tree.algorithm.digest) + " " + c.what;
+    b2test::MdCtxPtr md(EVP_MD_CTX_new());
+    B2_CHECK(report, EVP_DigestInit_ex2(md.get(), tree.md.get(), params) == 0,
+             dwhat + ": init refused");
+    B2_CHECK(report, contains(last_reason(), c.reason), dwhat + ": init reason");
+    B2_CHECK(report,
+             EVP_DigestInit_ex2(md.get(), tree.md.get(), nullptr) == 1 &&
+                 EVP_MD_CTX_set_params(md.get(), params) == 0,
+             dwhat + ": set_params refused");
+    B2_CHECK(report, contains(last_reason(), c.reason), dwhat + ": set_params reason");
+}
+
+void check_tree_rejections(Report& report, const TreeFixture& tree) {
+    check_tree_key_rejections(report, tree);
+    const size_t full = tree.algorithm.max_size;
+    const Bytes long_key = pattern(tree.algorithm.max_key + 1, 1);
+    const Bytes empty;
+    const Bytes salt = pattern(16, 5);
+    size_t size_zero = 0;
+    size_t size_half = full / 2;
+    size_t size_big = full + 1;
+    const char* const kSizeReason = "invalid output size";
+    const TreeParamCase cases[] = {
         {"salt of 16 bytes", octets(OSSL_MAC_PARAM_SALT, salt), "salt is not supported", true},
         {"empty salt", octets(OSSL_MAC_PARAM_SALT, empty), "salt is not supported", true},
         {"custom of 16 bytes", octets(OSSL_MAC_PARAM_CUSTOM, salt), "custom", true},
@@ -733,33 +790,8 @@ void check_tree_rejections(Report& report, const TreeFixture& tree) {
          "wrong data type", false},
     };
     const Bytes expected = tree_mac(tree, tree.message);
-    for (const ParamCase& c : cases) {
-        const std::string what = std::string(tree.algorithm.mac) + " " + c.what;
-        OSSL_PARAM params[] = {c.param, OSSL_PARAM_construct_end()};
-        b2test::MacCtxPtr ctx(EVP_MAC_CTX_new(tree.mac.get()));
-        B2_CHECK(report, EVP_MAC_CTX_set_params(ctx.get(), params) == 0, what + ": set refused");
-        B2_CHECK(report, contains(last_reason(), c.reason), what + ": set reason");
-        B2_CHECK(report, EVP_MAC_init(ctx.get(), tree.key.data(), tree.key.size(), params) == 0,
-                 what + ": init refused");
-        B2_CHECK(report, contains(last_reason(), c.reason), what + ": init reason");
-        // Nothing of a refused configuration sticks.
-        B2_CHECK(report,
-                 EVP_MAC_init(ctx.get(), tree.key.data(), tree.key.size(), nullptr) == 1 &&
-                     EVP_MAC_update(ctx.get(), tree.message.data(), tree.message.size()) == 1 &&
-                     mac_final(ctx.get()) == expected,
-                 what + ": the context still gives the right MAC");
-        if (c.digest_too) {
-            const std::string dwhat = std::string(tree.algorithm.digest) + " " + c.what;
-            b2test::MdCtxPtr md(EVP_MD_CTX_new());
-            B2_CHECK(report, EVP_DigestInit_ex2(md.get(), tree.md.get(), params) == 0,
-                     dwhat + ": init refused");
-            B2_CHECK(report, contains(last_reason(), c.reason), dwhat + ": init reason");
-            B2_CHECK(report,
-                     EVP_DigestInit_ex2(md.get(), tree.md.get(), nullptr) == 1 &&
-                         EVP_MD_CTX_set_params(md.get(), params) == 0,
-                     dwhat + ": set_params refused");
-            B2_CHECK(report, contains(last_reason(), c.reason), dwhat + ": set_params reason");
-        }
+    for (const TreeParamCase& c : cases) {
+        check_tree_param_rejection(report, tree, c, expected);
     }
     ERR_clear_error();
 }
@@ -966,6 +998,32 @@ bool xof_mac_recovers(EVP_MAC_CTX* ctx, bool blake2b, const Bytes& key, const By
            out == xof_expected(blake2b, key, message, length);
 }
 
+// Init with the case's params refused with its reason; the context then recovers.
+void check_xof_digest_rejection(Report& report, const Fixture& f, EVP_MD* md, const char* name,
+                                const XofRejection& c) {
+    const std::string what = std::string(name) + ": " + c.what;
+    b2test::MdCtxPtr ctx(EVP_MD_CTX_new());
+    B2_CHECK(report, EVP_DigestInit_ex2(ctx.get(), md, c.params) == 0, what + ": init rejects");
+    const std::string reason = last_reason();
+    B2_CHECK(report, contains(reason, c.reason), what + ": reason '" + reason + "'");
+    B2_CHECK(report,
+             xof_digest_recovers(ctx.get(), md, &f.algorithm == &b2test::kBlake2b, f.message),
+             what + ": the context then hashes right");
+}
+
+void check_xof_mac_rejection(Report& report, const Fixture& f, EVP_MAC* mac, const char* name,
+                             const XofRejection& c) {
+    const std::string what = std::string(name) + ": " + c.what;
+    b2test::MacCtxPtr ctx(EVP_MAC_CTX_new(mac));
+    B2_CHECK(report, EVP_MAC_init(ctx.get(), f.key.data(), f.key.size(), c.params) == 0,
+             what + ": init rejects");
+    const std::string reason = last_reason();
+    B2_CHECK(report, contains(reason, c.reason), what + ": reason '" + reason + "'");
+    B2_CHECK(report,
+             xof_mac_recovers(ctx.get(), &f.algorithm == &b2test::kBlake2b, f.key, f.message),
+             what + ": the context then hashes right");
+}
+
 void check_xof_rejections(Report& report, const Fixture& f) {
     const bool blake2b = &f.algorithm == &b2test::kBlake2b;
     const XofNames n = blake2b ? XofNames{"BLAKE2XB", "BLAKE2XBMAC", 0xFFFFFFFEULL, 0xFFFFFFFFULL}
@@ -1005,14 +1063,7 @@ void check_xof_rejections(Report& report, const Fixture& f) {
         {"custom one byte too long", {octets("custom", long_custom), end}, "invalid custom length"},
     };
     for (const XofRejection& c : digest_cases) {
-        const std::string what = std::string(n.digest) + ": " + c.what;
-        b2test::MdCtxPtr ctx(EVP_MD_CTX_new());
-        B2_CHECK(report, EVP_DigestInit_ex2(ctx.get(), md.get(), c.params) == 0,
-                 what + ": init rejects");
-        const std::string reason = last_reason();
-        B2_CHECK(report, contains(reason, c.reason), what + ": reason '" + reason + "'");
-        B2_CHECK(report, xof_digest_recovers(ctx.get(), md.get(), blake2b, f.message),
-                 what + ": the context then hashes right");
+        check_xof_digest_rejection(report, f, md.get(), n.digest, c);
     }
     const Bytes too_long_key = pattern(f.algorithm.max_key + 1, 11);
     XofRejection mac_cases[] = {
@@ -1025,14 +1076,7 @@ void check_xof_rejections(Report& report, const Fixture& f) {
         {"key param one byte too long", {octets("key", too_long_key), end}, "invalid key length"},
     };
     for (const XofRejection& c : mac_cases) {
-        const std::string what = std::string(n.mac) + ": " + c.what;
-        b2test::MacCtxPtr ctx(EVP_MAC_CTX_new(mac.get()));
-        B2_CHECK(report, EVP_MAC_init(ctx.get(), f.key.data(), f.key.size(), c.params) == 0,
-                 what + ": init rejects");
-        const std::string reason = last_reason();
-        B2_CHECK(report, contains(reason, c.reason), what + ": reason '" + reason + "'");
-        B2_CHECK(report, xof_mac_recovers(ctx.get(), blake2b, f.key, f.message),
-                 what + ": the context then hashes right");
+        check_xof_mac_rejection(report, f, mac.get(), n.mac, c);
     }
 }
 

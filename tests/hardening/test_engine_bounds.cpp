@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <new>
 #include <string>
@@ -203,17 +204,62 @@ void check_blake2s_streams(b2test::Report& report, Guarded& engine_area, const u
     }
 }
 
-void check_streams_at_guards(b2test::Report& report) {
+// Every usable BLAKE2bp candidate, fed in pieces of several sizes.
+void check_blake2bp_streams(b2test::Report& report, Guarded& engine_area, const uint8_t* message,
+                            size_t length, const uint8_t* key, size_t key_length,
+                            const std::string& where) {
     namespace dispatch = blake2simd::dispatch;
+    const auto candidates = dispatch::candidates(dispatch::Form::blake2bp);
+    const auto measurements = dispatch::facts(dispatch::Form::blake2bp);
+    const Bytes expected_bp = rfc7693::blake2bp(key, key_length, message, length);
+    for (size_t c = 0; c < candidates.size(); ++c) {
+        if (!measurements[c].usable) {
+            continue;
+        }
+        for (const size_t piece : {size_t{4096}, size_t{511}, size_t{100}}) {
+            auto* engine = new (engine_area.usable) Blake2bpEngine;
+            engine->start(single_lane_for(candidates[c].id), candidates[c].entry.blake2b_lanes, key,
+                          key_length);
+            B2_CHECK(report, stream(*engine, message, length, piece) == expected_bp,
+                     "BLAKE2bp, candidate " + std::to_string(c) + ", " + where + ", pieces of " +
+                         std::to_string(piece));
+        }
+    }
+}
+
+void check_blake2b_streams(b2test::Report& report, Guarded& engine_area, const uint8_t* message,
+                           size_t length, const uint8_t* key, size_t key_length,
+                           const std::string& where) {
+    rfc7693::Options o;
+    o.key = key;
+    o.key_len = key_length;
+    const Bytes expected_b = rfc7693::hash(o, message, length);
+    for (const blake2simd::Blake2bFamily::Kernel* runnable : runnable_kernels()) {
+        const blake2simd::Blake2bFamily::Kernel& kernel = *runnable;
+        auto* engine = new (engine_area.usable) Blake2bEngine;
+        blake2simd::Blake2bParameterBlock params;
+        params.key_length = static_cast<uint8_t>(key_length);
+        uint8_t padded[blake2simd::kBlake2bMaxKeyBytes] = {};
+        std::memcpy(padded, key, key_length);
+        if (key_length > 0) {
+            engine->start_keyed_empty(kernel.compress, params, padded);
+        } else {
+            engine->start(kernel.compress, params);
+        }
+        B2_CHECK(report, stream(*engine, message, length, 100) == expected_b,
+                 std::string("BLAKE2b, ") + kernel.name + ", " + where);
+    }
+}
+
+// Messages that end at (or start right after) a guard page, through every engine and kernel.
+void check_streams_at_guards(b2test::Report& report) {
     Guarded engine_area;
     Guarded input_area;
     if (!engine_area.map(1) || !input_area.map(1)) {
-        report.expect(false, "cannot map guarded areas");
+        report.check(false, "cannot map guarded areas");
         return;
     }
     static const uint8_t key[] = "streams against guard pages";
-    const auto candidates = dispatch::candidates(dispatch::Form::blake2bp);
-    const auto measurements = dispatch::facts(dispatch::Form::blake2bp);
     for (const size_t length :
          {0, 1, 127, 128, 129, 511, 512, 513, 895, 896, 897, 1024, 1500, 2049, 4096}) {
         for (const bool at_end : {true, false}) {
@@ -222,50 +268,27 @@ void check_streams_at_guards(b2test::Report& report) {
             for (size_t i = 0; i < length; ++i) {
                 message[i] = static_cast<uint8_t>(i * 13 + length);
             }
-            for (const bool keyed : {false, true}) {
-                const size_t key_length = keyed ? sizeof key : 0;
-                const Bytes expected_bp = rfc7693::blake2bp(key, key_length, message, length);
-                for (size_t c = 0; c < candidates.size(); ++c) {
-                    if (!measurements[c].usable) {
-                        continue;
-                    }
-                    for (const size_t piece : {size_t{4096}, size_t{511}, size_t{100}}) {
-                        auto* engine = new (engine_area.usable) Blake2bpEngine;
-                        engine->start(single_lane_for(candidates[c].id),
-                                      candidates[c].entry.blake2b_lanes, key, key_length);
-                        B2_CHECK(report, stream(*engine, message, length, piece) == expected_bp,
-                                 "BLAKE2bp, candidate " + std::to_string(c) + ", " +
-                                     std::to_string(length) + " bytes " +
-                                     (at_end ? "ending at" : "starting at") +
-                                     " a guard, pieces of " + std::to_string(piece));
-                    }
-                }
-                rfc7693::Options o;
-                o.key = key;
-                o.key_len = key_length;
-                const Bytes expected_b = rfc7693::hash(o, message, length);
-                check_blake2s_streams(report, engine_area, message, length, key, key_length,
-                                      std::to_string(length) + " bytes " +
-                                          (at_end ? "ending at" : "starting at") + " a guard");
-                for (const blake2simd::Blake2bFamily::Kernel* runnable : runnable_kernels()) {
-                    const blake2simd::Blake2bFamily::Kernel& kernel = *runnable;
-                    auto* engine = new (engine_area.usable) Blake2bEngine;
-                    blake2simd::Blake2bParameterBlock params;
-                    params.key_length = static_cast<uint8_t>(key_length);
-                    uint8_t padded[blake2simd::kBlake2bMaxKeyBytes] = {};
-                    std::memcpy(padded, key, key_length);
-                    if (keyed) {
-                        engine->start_keyed_empty(kernel.compress, params, padded);
-                    } else {
-                        engine->start(kernel.compress, params);
-                    }
-                    B2_CHECK(report, stream(*engine, message, length, 100) == expected_b,
-                             std::string("BLAKE2b, ") + kernel.name + ", " +
-                                 std::to_string(length) + " bytes " +
-                                 (at_end ? "ending at" : "starting at") + " a guard");
-                }
+            const std::string where = std::to_string(length) + " bytes " +
+                                      (at_end ? "ending at" : "starting at") + " a guard";
+            for (const size_t key_length : {size_t{0}, sizeof key}) {
+                check_blake2bp_streams(report, engine_area, message, length, key, key_length,
+                                       where);
+                check_blake2s_streams(report, engine_area, message, length, key, key_length, where);
+                check_blake2b_streams(report, engine_area, message, length, key, key_length, where);
             }
         }
+    }
+}
+
+// One child per pending length, each fed an update of SIZE_MAX-40 after `start`.
+template <class Engine, class Start>
+void check_huge_updates(b2test::Report& report, const char* engine, const char* pending,
+                        std::initializer_list<size_t> lengths, Start start) {
+    for (const size_t buffered : lengths) {
+        char what[96];
+        std::snprintf(what, sizeof what, "%s engine, %zu bytes %s, length SIZE_MAX-40", engine,
+                      buffered, pending);
+        report.check(check(what, [&] { run_child<Engine>(start, buffered); }), what);
     }
 }
 
@@ -278,67 +301,22 @@ int main() {
         dispatch::candidates(dispatch::Form::blake2bp)[0].entry.blake2b_lanes;
     b2test::Report report("test_engine_bounds", std::numeric_limits<int>::max());
     // Every pending length class of BLAKE2bp: none, part of a group, more than a group.
-    for (const size_t buffered :
-         {size_t{0}, size_t{1}, size_t{100}, size_t{511}, size_t{600}, size_t{895}, size_t{896}}) {
-        char what[96];
-        std::snprintf(what, sizeof what, "BLAKE2bp engine, %zu bytes pending, length SIZE_MAX-40",
-                      buffered);
-        report.expect(
-            check(what,
-                  [&] {
-                      run_child<Blake2bpEngine>(
-                          [&](Blake2bpEngine& e) { e.start(ref.compress, ref4, nullptr, 0); },
-                          buffered);
-                  }),
-            what);
-    }
-    for (const size_t buffered : {size_t{0}, size_t{1}, size_t{127}, size_t{128}}) {
-        char what[96];
-        std::snprintf(what, sizeof what, "BLAKE2b engine, %zu bytes buffered, length SIZE_MAX-40",
-                      buffered);
-        report.expect(check(what,
-                            [&] {
-                                run_child<Blake2bEngine>(
-                                    [&](Blake2bEngine& e) {
-                                        e.start(ref.compress, blake2simd::Blake2bParameterBlock{});
-                                    },
-                                    buffered);
-                            }),
-                      what);
-    }
+    check_huge_updates<Blake2bpEngine>(
+        report, "BLAKE2bp", "pending", {0, 1, 100, 511, 600, 895, 896},
+        [&](Blake2bpEngine& e) { e.start(ref.compress, ref4, nullptr, 0); });
+    check_huge_updates<Blake2bEngine>(
+        report, "BLAKE2b", "buffered", {0, 1, 127, 128},
+        [&](Blake2bEngine& e) { e.start(ref.compress, blake2simd::Blake2bParameterBlock{}); });
     const blake2simd::Blake2sFamily::Kernel ref_s = *runnable_blake2s_kernels()[0];
     const blake2simd::Blake2sCompress8Fn ref8 =
         dispatch::candidates(dispatch::Form::blake2sp)[0].entry.blake2s_lanes;
     // BLAKE2sp: none, part of a group of eight blocks, a group, more than a group.
-    for (const size_t buffered : {size_t{0}, size_t{1}, size_t{63}, size_t{64}, size_t{511},
-                                  size_t{512}, size_t{600}, size_t{1023}}) {
-        char what[96];
-        std::snprintf(what, sizeof what, "BLAKE2sp engine, %zu bytes pending, length SIZE_MAX-40",
-                      buffered);
-        report.expect(
-            check(what,
-                  [&] {
-                      run_child<Blake2spEngine>(
-                          [&](Blake2spEngine& e) { e.start(ref_s.compress, ref8, nullptr, 0); },
-                          buffered);
-                  }),
-            what);
-    }
-    for (const size_t buffered : {size_t{0}, size_t{1}, size_t{63}, size_t{64}}) {
-        char what[96];
-        std::snprintf(what, sizeof what, "BLAKE2s engine, %zu bytes buffered, length SIZE_MAX-40",
-                      buffered);
-        report.expect(check(what,
-                            [&] {
-                                run_child<Blake2sEngine>(
-                                    [&](Blake2sEngine& e) {
-                                        e.start(ref_s.compress,
-                                                blake2simd::Blake2sParameterBlock{});
-                                    },
-                                    buffered);
-                            }),
-                      what);
-    }
+    check_huge_updates<Blake2spEngine>(
+        report, "BLAKE2sp", "pending", {0, 1, 63, 64, 511, 512, 600, 1023},
+        [&](Blake2spEngine& e) { e.start(ref_s.compress, ref8, nullptr, 0); });
+    check_huge_updates<Blake2sEngine>(
+        report, "BLAKE2s", "buffered", {0, 1, 63, 64},
+        [&](Blake2sEngine& e) { e.start(ref_s.compress, blake2simd::Blake2sParameterBlock{}); });
     check_streams_at_guards(report);
     return report.finish();
 }

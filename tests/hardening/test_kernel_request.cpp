@@ -36,7 +36,7 @@ b2test::Report& checks() {
 }
 
 void expect(bool condition, const std::string& what) {
-    checks().expect(condition, what);
+    checks().check(condition, what);
 }
 
 bool printable_ascii(const std::string& text) {

@@ -189,29 +189,28 @@ Bytes words_of(const State& state) {
     return h;
 }
 
-// The MAC's keyed state, or (tree) that of the tree's first leaf: fanout 4 (BLAKE2bp) or 8
-// (BLAKE2sp), depth 2, node 0.
-Bytes keyed_chaining_value(const Variant& variant, const Bytes& key) {
-    if (variant.blake2s) {
-        rfc7693::blake2s::Options o;
-        o.key = key.data();
-        o.key_len = key.size();
-        if (variant.tree) {
-            o.fanout = 8;
-            o.depth = 2;
-            o.inner_length = 32;
-        }
-        return words_of(rfc7693::blake2s::keyed_state(o));
-    }
-    rfc7693::Options o;
+// The MAC's parameters, or (tree) those of the tree's first leaf: `fanout` leaves, depth 2,
+// node 0, inner length the chaining value's size.
+template <class Options>
+Options keyed_options(const Variant& variant, const Bytes& key, uint8_t fanout) {
+    Options o;
     o.key = key.data();
     o.key_len = key.size();
     if (variant.tree) {
-        o.fanout = 4;
+        o.fanout = fanout;
         o.depth = 2;
-        o.inner_length = 64;
+        o.inner_length = static_cast<uint8_t>(variant.key_bytes);
     }
-    return words_of(rfc7693::keyed_state(o));
+    return o;
+}
+
+// The MAC's keyed state, or that of the tree's first leaf (BLAKE2bp: 4 leaves, BLAKE2sp: 8).
+Bytes keyed_chaining_value(const Variant& variant, const Bytes& key) {
+    if (variant.blake2s) {
+        return words_of(rfc7693::blake2s::keyed_state(
+            keyed_options<rfc7693::blake2s::Options>(variant, key, 8)));
+    }
+    return words_of(rfc7693::keyed_state(keyed_options<rfc7693::Options>(variant, key, 4)));
 }
 
 void add_needle(const Bytes& bytes) {
@@ -232,63 +231,81 @@ EVP_MAC_CTX* new_ctx(EVP_MAC* mac) {
     return ctx;
 }
 
-void run(b2test::Report& report, EVP_MAC* mac, const Variant& variant, uint8_t seed) {
-    Bytes key_a = distinctive_key(seed + 1, variant.key_bytes);
-    Bytes key_b = distinctive_key(seed + 2, variant.key_bytes);
-    Bytes state_a = keyed_chaining_value(variant, key_a);
-    Bytes state_b = keyed_chaining_value(variant, key_b);
-    const Bytes message(1000, 0x42);
-    unsigned char out[64];
-    size_t length = 0;
+// Two keys and the keyed states they give: what no freed block may hold.
+struct Secrets {
+    Bytes key_a;
+    Bytes key_b;
+    Bytes state_a;
+    Bytes state_b;
+};
 
-    // Learn the module's context size from a context that never sees a secret.
+Secrets make_secrets(const Variant& variant, uint8_t seed) {
+    Secrets s{distinctive_key(seed + 1, variant.key_bytes),
+              distinctive_key(seed + 2, variant.key_bytes),
+              {},
+              {}};
+    s.state_a = keyed_chaining_value(variant, s.key_a);
+    s.state_b = keyed_chaining_value(variant, s.key_b);
+    return s;
+}
+
+// Learns the module's context size from a context that never sees a secret.
+void learn_context_size(b2test::Report& report, EVP_MAC* mac, const Variant& variant) {
     EVP_MAC_CTX* probe = new_ctx(mac);
     g_scan.context_size = g_scan.largest_new;
     EVP_MAC_CTX_free(probe);
     B2_CHECK(report, g_scan.context_size >= 3 * variant.key_bytes,
              "the module's MAC context (" + std::to_string(g_scan.context_size) +
                  " bytes) is allocated through OpenSSL and big enough for key and state");
-    add_needle(key_a);
-    add_needle(key_b);
-    add_needle(state_a);
-    add_needle(state_b);
-    const long frees_before = g_scan.context_sized_frees;
+}
 
-    // 1. free after final
+// The ways a keyed context ends: freed after final, mid-stream, after a re-key, as a dup (and
+// its original), holding a key set as a parameter and never used.
+void free_after_final(b2test::Report& report, EVP_MAC* mac, const Variant& variant,
+                      const Secrets& s, const Bytes& message) {
+    unsigned char out[64];
+    size_t length = 0;
     EVP_MAC_CTX* ctx = new_ctx(mac);
-    EVP_MAC_init(ctx, key_a.data(), key_a.size(), nullptr);
+    EVP_MAC_init(ctx, s.key_a.data(), s.key_a.size(), nullptr);
     // Right after init: a tree's leaves move on with the message (BLAKE2b caches its state).
     B2_CHECK(
-        report, live_context_holds(state_a),
+        report, live_context_holds(s.state_a),
         std::string(variant.name) + ": positive control: keyed chaining value in the live context");
     EVP_MAC_update(ctx, message.data(), message.size());
-    B2_CHECK(report, live_context_holds(key_a),
+    B2_CHECK(report, live_context_holds(s.key_a),
              std::string(variant.name) + ": positive control: key in the live context");
     B2_CHECK(report, EVP_MAC_final(ctx, out, &length, sizeof out) == 1, "final");
     EVP_MAC_CTX_free(ctx);
+}
 
-    // 2. free mid-stream
-    ctx = new_ctx(mac);
-    EVP_MAC_init(ctx, key_a.data(), key_a.size(), nullptr);
+void free_mid_stream(EVP_MAC* mac, const Secrets& s, const Bytes& message) {
+    EVP_MAC_CTX* ctx = new_ctx(mac);
+    EVP_MAC_init(ctx, s.key_a.data(), s.key_a.size(), nullptr);
     EVP_MAC_update(ctx, message.data(), 300);
     EVP_MAC_CTX_free(ctx);
+}
 
-    // 3. re-key then free
-    ctx = new_ctx(mac);
-    EVP_MAC_init(ctx, key_a.data(), key_a.size(), nullptr);
+void free_after_rekey(b2test::Report& report, EVP_MAC* mac, const Variant& variant,
+                      const Secrets& s, const Bytes& message) {
+    EVP_MAC_CTX* ctx = new_ctx(mac);
+    EVP_MAC_init(ctx, s.key_a.data(), s.key_a.size(), nullptr);
     EVP_MAC_update(ctx, message.data(), 10);
-    EVP_MAC_init(ctx, key_b.data(), key_b.size(), nullptr);
-    B2_CHECK(report, live_context_holds(state_b),
+    EVP_MAC_init(ctx, s.key_b.data(), s.key_b.size(), nullptr);
+    B2_CHECK(report, live_context_holds(s.state_b),
              std::string(variant.name) + ": re-keyed context holds the new state");
     EVP_MAC_update(ctx, message.data(), 500);
-    B2_CHECK(report, !live_context_holds(state_a),
+    B2_CHECK(report, !live_context_holds(s.state_a),
              std::string(variant.name) + ": re-keying wiped the old state");
     EVP_MAC_CTX_free(ctx);
+}
 
-    // 4. dup then free both (mid-stream and right after init)
+// Mid-stream and right after init.
+void free_dups(b2test::Report& report, EVP_MAC* mac, const Secrets& s, const Bytes& message) {
+    unsigned char out[64];
+    size_t length = 0;
     for (const size_t prefix : {size_t{0}, size_t{700}}) {
-        ctx = new_ctx(mac);
-        EVP_MAC_init(ctx, key_b.data(), key_b.size(), nullptr);
+        EVP_MAC_CTX* ctx = new_ctx(mac);
+        EVP_MAC_init(ctx, s.key_b.data(), s.key_b.size(), nullptr);
         EVP_MAC_update(ctx, message.data(), prefix);
         EVP_MAC_CTX* copy = EVP_MAC_CTX_dup(ctx);
         B2_CHECK(report, copy != nullptr, "dup");
@@ -296,14 +313,30 @@ void run(b2test::Report& report, EVP_MAC* mac, const Variant& variant, uint8_t s
         EVP_MAC_final(copy, out, &length, sizeof out);
         EVP_MAC_CTX_free(copy);
     }
+}
 
-    // 5. key set as a parameter, never used
-    ctx = new_ctx(mac);
-    OSSL_PARAM params[] = {
-        OSSL_PARAM_construct_octet_string("key", const_cast<uint8_t*>(key_a.data()), key_a.size()),
-        OSSL_PARAM_construct_end()};
+void free_unused_key_param(EVP_MAC* mac, const Secrets& s) {
+    EVP_MAC_CTX* ctx = new_ctx(mac);
+    OSSL_PARAM params[] = {OSSL_PARAM_construct_octet_string(
+                               "key", const_cast<uint8_t*>(s.key_a.data()), s.key_a.size()),
+                           OSSL_PARAM_construct_end()};
     EVP_MAC_CTX_set_params(ctx, params);
     EVP_MAC_CTX_free(ctx);
+}
+
+void run(b2test::Report& report, EVP_MAC* mac, const Variant& variant, uint8_t seed) {
+    Secrets s = make_secrets(variant, seed);
+    const Bytes message(1000, 0x42);
+    learn_context_size(report, mac, variant);
+    for (const Bytes* secret : {&s.key_a, &s.key_b, &s.state_a, &s.state_b}) {
+        add_needle(*secret);
+    }
+    const long frees_before = g_scan.context_sized_frees;
+    free_after_final(report, mac, variant, s, message);
+    free_mid_stream(mac, s, message);
+    free_after_rekey(report, mac, variant, s, message);
+    free_dups(report, mac, s, message);
+    free_unused_key_param(mac, s);
 
     const long module_frees = g_scan.context_sized_frees - frees_before;
     B2_CHECK(report, module_frees >= 7,
@@ -317,7 +350,7 @@ void run(b2test::Report& report, EVP_MAC* mac, const Variant& variant, uint8_t s
     // The test's own copies go back to the C library unhooked, and libcrypto may get the same
     // chunks next and free them with stale bytes in their unused part (seen: a 32-byte stack
     // array in a later EVP_MAC_fetch): wiped, they cannot be taken for the module's leak.
-    for (Bytes* secret : {&key_a, &key_b, &state_a, &state_b}) {
+    for (Bytes* secret : {&s.key_a, &s.key_b, &s.state_a, &s.state_b}) {
         OPENSSL_cleanse(secret->data(), secret->size());
     }
 }

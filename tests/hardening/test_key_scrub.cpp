@@ -337,21 +337,21 @@ void check_rekey(b2test::Report& report, void* provctx, const char* kernel, cons
     B2_REQUIRE(ctx != nullptr && g_mac.init(ctx, old_key.data(), old_key.size(), nullptr) == 1 &&
                    g_mac.update(ctx, message.data(), message.size()) == 1,
                where + ": init and update");
-    report.expect(key_words_in(ctx, old_key.data()) > 0, where + ": control: key before re-key");
+    report.check(key_words_in(ctx, old_key.data()) > 0, where + ": control: key before re-key");
     const Bytes finished = state.finished ? mac_final(ctx) : Bytes{};
     B2_REQUIRE(set_key(ctx, new_key), where + ": set_ctx_params key");
     const size_t left = key_words_in(ctx, old_key.data());
     std::printf("%s %s: %zu words of the old key in the live context\n",
                 left == 0 ? "ok  " : "FAIL", where.c_str(), left);
-    report.expect(left == 0, where + ": old key words left in the live context");
-    report.expect(key_words_in(ctx, new_key.data()) > 0, where + ": control: new key stored");
+    report.check(left == 0, where + ": old key words left in the live context");
+    report.check(key_words_in(ctx, new_key.data()) > 0, where + ": control: new key stored");
     const Bytes old_tag = state.finished ? finished : mac_final(ctx);
-    report.expect(old_tag == expected_mac(mac, old_key, message),
-                  where + ": the message in progress ends under its own key");
-    report.expect(g_mac.init(ctx, nullptr, 0, nullptr) == 1 &&
-                      g_mac.update(ctx, message.data(), message.size()) == 1 &&
-                      mac_final(ctx) == expected_mac(mac, new_key, message),
-                  where + ": the next init takes the new key");
+    report.check(old_tag == expected_mac(mac, old_key, message),
+                 where + ": the message in progress ends under its own key");
+    report.check(g_mac.init(ctx, nullptr, 0, nullptr) == 1 &&
+                     g_mac.update(ctx, message.data(), message.size()) == 1 &&
+                     mac_final(ctx) == expected_mac(mac, new_key, message),
+                 where + ": the next init takes the new key");
     g_mac.freectx(ctx);
 }
 
@@ -362,9 +362,9 @@ int main() {
     b2test::Report report("test_key_scrub", std::numeric_limits<int>::max());
 
     const Findings control = run_probe(&leave_key_on_stack, nullptr, key.data());
-    report.expect(control.stack_words >= kKeyBytes / kWord,
-                  "positive control: only " + std::to_string(control.stack_words) +
-                      " key words found where the whole key was left on the stack");
+    report.check(control.stack_words >= kKeyBytes / kWord,
+                 "positive control: only " + std::to_string(control.stack_words) +
+                     " key words found where the whole key was left on the stack");
 
     int served = 0;
     for (const blake2simd::registry::KernelRow& row : blake2simd::registry::kKernelRows) {
@@ -404,7 +404,7 @@ int main() {
                 "below the caller), %zu in vector registers\n",
                 clean ? "ok  " : "FAIL", kernel, mac, found.stack_words, found.deepest,
                 found.register_words);
-            report.expect(clean, std::string(kernel) + " " + mac + ": key words left behind");
+            report.check(clean, std::string(kernel) + " " + mac + ": key words left behind");
             g_mac.freectx(ctx);
             for (const RekeyState& state : kRekeyStates) {
                 check_rekey(report, instance.provctx(), kernel, mac, state);
@@ -414,6 +414,6 @@ int main() {
     }
     std::printf("test_key_scrub: %d kernels served (control found %zu)\n", served,
                 control.stack_words);
-    report.expect(served > 0, "no kernel served");
+    report.check(served > 0, "no kernel served");
     return report.finish();
 }

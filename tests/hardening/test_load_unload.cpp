@@ -162,17 +162,13 @@ Bytes sized_blake2s(const Bytes& message, size_t size) {
     return rfc7693::blake2s::hash(o, message.data(), message.size());
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    b2test::Report report("test_load_unload");
-    check_blake2x_oracle(report);
-    const long cycles = argc > 1 ? std::strtol(argv[1], nullptr, 10) : 1000;
+// Every algorithm's case, each answer from outside the module.
+std::vector<Case> all_cases() {
     static const uint8_t text[] = "load, fetch, hash, unload, free";
     const Bytes message(text, text + sizeof text);
     static const uint8_t key_text[] = "a BLAKE2bp key";
     const Bytes key(key_text, key_text + sizeof key_text);
-    const std::vector<Case> cases = {
+    return {
         {"BLAKE2B-512",
          false,
          {},
@@ -196,6 +192,15 @@ int main(int argc, char** argv) {
         blake2x_case("BLAKE2XS", false, {}, message, 100),
         blake2x_case("BLAKE2XSMAC", true, key, message, 33),
     };
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    b2test::Report report("test_load_unload");
+    check_blake2x_oracle(report);
+    const long cycles = argc > 1 ? std::strtol(argv[1], nullptr, 10) : 1000;
+    const std::vector<Case> cases = all_cases();
     const std::string dir = b2test::module_dir();
     long good = 0;
     std::vector<long> wrong(cases.size(), 0);

@@ -53,6 +53,28 @@ Bytes mac_once(EVP_MAC* mac, const Bytes& message) {
 
 using Names = b2test::Blake2Algorithm;
 
+// Runs `same(i)` for messages i on kThreads threads at once, each walking every `step`-th message
+// from its own starting point so the threads overlap; returns how many calls answered false.
+template <class Same>
+int concurrent_mismatches(int step, const Same& same) {
+    const int total = kThreads * kMessagesPerThread;
+    std::atomic<int> mismatches{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+        threads.emplace_back([&, t]() {
+            for (int n = 0; n < total; n += step) {
+                if (!same((n + t * kMessagesPerThread) % total)) {
+                    ++mismatches;
+                }
+            }
+        });
+    }
+    for (std::thread& thread : threads) {
+        thread.join();
+    }
+    return mismatches.load();
+}
+
 void check_shared_algorithms(b2test::Report& report, const Names& names) {
     b2test::ProviderSession session(b2test::ProviderSession::Default::exclude);
     b2test::MdPtr md = session.fetch_md(names.digest, b2test::kOurPropq);
@@ -67,28 +89,14 @@ void check_shared_algorithms(b2test::Report& report, const Names& names) {
         expected_mac[static_cast<size_t>(i)] = mac_once(mac.get(), message_for(i));
     }
 
-    std::atomic<int> mismatches{0};
     std::atomic<int> computed{0};
-    std::vector<std::thread> threads;
-    for (int t = 0; t < kThreads; ++t) {
-        threads.emplace_back([&, t]() {
-            // Each thread walks all messages from its own starting point, so threads overlap.
-            for (int n = 0; n < total; ++n) {
-                const int i = (n + t * kMessagesPerThread) % total;
-                const Bytes message = message_for(i);
-                if (digest_once(md.get(), message) != expected_digest[static_cast<size_t>(i)] ||
-                    mac_once(mac.get(), message) != expected_mac[static_cast<size_t>(i)]) {
-                    ++mismatches;
-                }
-                computed += 2;
-            }
-        });
-    }
-    for (std::thread& thread : threads) {
-        thread.join();
-    }
-    B2_CHECK(report, mismatches.load() == 0,
-             std::to_string(mismatches.load()) + " concurrent results differ");
+    const int mismatches = concurrent_mismatches(1, [&](int i) {
+        const Bytes message = message_for(i);
+        computed += 2;
+        return digest_once(md.get(), message) == expected_digest[static_cast<size_t>(i)] &&
+               mac_once(mac.get(), message) == expected_mac[static_cast<size_t>(i)];
+    });
+    B2_CHECK(report, mismatches == 0, std::to_string(mismatches) + " concurrent results differ");
     B2_CHECK(report, computed.load() == 2 * kThreads * total, "every thread finished");
     std::printf("shared %s/%s: %d threads, %d digests+MACs\n", names.digest, names.mac, kThreads,
                 computed.load());
@@ -202,30 +210,18 @@ void check_shared_xof(b2test::Report& report, const XofPair& pair) {
     b2test::MdPtr md = session.fetch_md(pair.digest, b2test::kOurPropq);
     b2test::MacPtr mac = session.fetch_mac(pair.mac, b2test::kOurPropq);
     B2_REQUIRE(md && mac, std::string("fetch ") + pair.digest + " and " + pair.mac);
-    const int total = kThreads * kMessagesPerThread;
-    std::atomic<int> mismatches{0};
-    std::vector<std::thread> threads;
-    for (int t = 0; t < kThreads; ++t) {
-        threads.emplace_back([&, t]() {
-            for (int n = 0; n < total; n += 2) {  // half the messages: the oracle is slow
-                const int i = (n + t * kMessagesPerThread) % total;
-                const Bytes message = message_for(i);
-                const size_t length = xof_length(i);
-                const bool unknown = i % 2 == 1;
-                if (xof_digest_once(md.get(), message, length, unknown) !=
-                        xof_oracle(pair, message, length, false, unknown) ||
-                    xof_mac_once(mac.get(), message, length) !=
-                        xof_oracle(pair, message, length, true, false)) {
-                    ++mismatches;
-                }
-            }
-        });
-    }
-    for (std::thread& thread : threads) {
-        thread.join();
-    }
-    B2_CHECK(report, mismatches.load() == 0,
-             std::string(pair.digest) + ": " + std::to_string(mismatches.load()) +
+    // Half the messages: the oracle is slow.
+    const int mismatches = concurrent_mismatches(2, [&](int i) {
+        const Bytes message = message_for(i);
+        const size_t length = xof_length(i);
+        const bool unknown = i % 2 == 1;
+        return xof_digest_once(md.get(), message, length, unknown) ==
+                   xof_oracle(pair, message, length, false, unknown) &&
+               xof_mac_once(mac.get(), message, length) ==
+                   xof_oracle(pair, message, length, true, false);
+    });
+    B2_CHECK(report, mismatches == 0,
+             std::string(pair.digest) + ": " + std::to_string(mismatches) +
                  " concurrent results differ from rfc7693::blake2x");
     std::printf("shared %s/%s: %d threads, both length modes\n", pair.digest, pair.mac, kThreads);
 }

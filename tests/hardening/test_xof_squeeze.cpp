@@ -6,9 +6,11 @@
 // and final after squeeze, squeeze after final, and squeezing past a known length must fail.
 // SPDX-License-Identifier: Apache-2.0
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <vector>
 
+#include "b2test/check.hpp"
 #include "direct_module.hpp"
 
 #ifndef OSSL_FUNC_DIGEST_SQUEEZE
@@ -27,16 +29,14 @@ struct Xof {
     OSSL_FUNC_digest_set_ctx_params_fn* set_ctx_params = nullptr;
 };
 
-int g_failures = 0;
-int g_passed = 0;
+// Every failure printed: each names a different step of one algorithm.
+b2test::Report& report() {
+    static b2test::Report tally("test_xof_squeeze", std::numeric_limits<int>::max());
+    return tally;
+}
 
 void check(bool condition, const std::string& what) {
-    if (condition) {
-        ++g_passed;
-    } else {
-        ++g_failures;
-        std::fprintf(stderr, "FAIL %s\n", what.c_str());
-    }
+    report().check(condition, what);
 }
 
 Xof find(const direct_module::Instance& instance, const char* name) {
@@ -167,6 +167,5 @@ int main() {
         check_long_squeeze(xof, instance.provctx(), name);
     }
     instance.close();
-    std::printf("test_xof_squeeze: %d passed, %d failed\n", g_passed, g_failures);
-    return g_failures == 0 && g_passed > 0 ? 0 : 1;
+    return report().finish();
 }

@@ -1,7 +1,7 @@
 // Umbrella header of the header-only EVP test support library (tests/support/b2test/).
 // SPDX-License-Identifier: Apache-2.0
 //
-// Typical test (build it with b2_add_evp_test() from tests/vectors.cmake):
+// Typical test (build it with b2_add_evp_test() from tests/helpers.cmake):
 //
 //   b2test::Report report("test_semantics");
 //   const b2test::ProviderSession session(b2test::ProviderSession::Default::include);

@@ -63,8 +63,9 @@ class Report final {
         }
     }
 
-    // For callers whose context is built anyway: counts `condition`, returns it.
-    bool expect(bool condition, std::string_view what) {
+    // For callers whose context is built anyway: counts `condition`, returns it (so a caller
+    // can stop early on a failure).
+    bool check(bool condition, std::string_view what) {
         if (condition) {
             pass();
         } else {

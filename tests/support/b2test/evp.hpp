@@ -194,6 +194,12 @@ class KernelPolicy final {
             B2_CHECK(report, served == m_expect,
                      std::string(where) + ": kernel " + served + ", B2_EXPECT_KERNEL=" + m_expect);
         }
+        check_allowed(report, served, where);
+    }
+
+    // B2_ALLOWED_KERNELS alone: for a kernel that may differ from the one requested (another
+    // family's falls back to the automatic choice), but must still run on the CPU model.
+    void check_allowed(Report& report, const std::string& served, std::string_view where) const {
         if (!m_allowed.empty()) {
             B2_CHECK(report, is_allowed(served),
                      std::string(where) + ": kernel " + served +
