@@ -1,6 +1,6 @@
-// The forms a kernel can serve, and the one selection process that serves every form: facts
-// (CPU detection, self-tests) once per process, one calibration on the first automatic choice
-// (never at load time), one choice policy, one describer; all thread-safe.
+// The forms a kernel can serve, and the one selection process (select.cpp) that serves every
+// form: facts (CPU detection, self-tests) once per process, one calibration on the first
+// automatic choice (never at load time), one choice policy, one describer; all thread-safe.
 // SPDX-License-Identifier: Apache-2.0
 //
 // The provider calls parse_request(), serve() and describe() once per provider instance, and
@@ -11,9 +11,8 @@
 #include <cstddef>
 #include <span>
 #include <string_view>
+#include <utility>
 
-#include "cpu_features.hpp"
-#include "kernel.hpp"
 #include "registry.hpp"
 
 namespace blake2simd::dispatch {
@@ -56,22 +55,31 @@ constexpr size_t index_of(Form form) noexcept {
 // The first use of the provider calibrates every form; together they stay within 2 ms.
 inline constexpr double kFirstUseBudgetMicroseconds = 2000;
 
-// Each row at its Form's index; the calibration budgets' sum checked against the first use's.
+// Each row at its Form's index and a multi-lane form at its tree mode's lanes (the lanes are a
+// template argument of the self-tests and the timing); the budgets' sum within the first use's.
 constexpr bool forms_are_sound() noexcept {
     double sum = 0;
     for (size_t f = 0; f < kFormCount; ++f) {
-        sum += kForms[f].budget_microseconds;
+        const FormRow& row = kForms[f];
         const size_t tree_lanes =
-            kForms[f].member == Member::blake2b ? Blake2bFamily::kLanes : Blake2sFamily::kLanes;
-        if (index_of(kForms[f].form) != f ||
-            (kForms[f].lanes != 1 && kForms[f].lanes != tree_lanes)) {
+            row.member == Member::blake2b ? Blake2bFamily::kLanes : Blake2sFamily::kLanes;
+        sum += row.budget_microseconds;
+        if (index_of(row.form) != f || (row.lanes != 1 && row.lanes != tree_lanes)) {
             return false;
         }
     }
     return sum <= kFirstUseBudgetMicroseconds;
 }
-static_assert(forms_are_sound(),
-              "kForms: a row out of place, lanes not the tree mode's, or budgets over");
+static_assert(forms_are_sound(), "kForms: a row out of place, lanes not the tree mode's, or over");
+
+// What is typed per form, once per row: {make(0), make(1), ...}, each form's index a constant.
+template <class Make>
+constexpr auto per_form(Make make) noexcept {
+    const auto each = [make]<size_t... form>(std::index_sequence<form...>) {
+        return std::array{make(std::integral_constant<size_t, form>{})...};
+    };
+    return each(std::make_index_sequence<kFormCount>{});
+}
 
 // One way to serve a form: a row's own entry point for it, or its single-lane one lane by lane.
 struct Candidate {
@@ -163,12 +171,12 @@ bool calibration_has_run() noexcept;
 // shared and strided blocks). self_test.cpp.
 bool passes_self_test(Form form, const Entry& entry) noexcept;
 
-// Fills best_nanoseconds[i] with the minimum of time_one(i) over up to `max_rounds` rounds, for
-// every i with is_usable(i); entries of unusable candidates are left untouched. Each round times
-// every candidate once, so frequency changes and noise hit them alike, and the loop stops before
-// a further round would overrun `budget` (rounds take about equally long).
 double monotonic_nanoseconds() noexcept;
 
+// best_nanoseconds[i] = the least time_one(i) over up to `max_rounds` rounds, for each i with
+// is_usable(i) (the others untouched). Each round times every candidate once, so frequency changes
+// and noise hit them alike; it stops before a further round would overrun the budget (rounds take
+// about equally long).
 template <class IsUsable, class TimeOne>
 void time_best_of_rounds(size_t count, int max_rounds, double budget_microseconds,
                          IsUsable is_usable, TimeOne time_one, double best_nanoseconds[]) noexcept {

@@ -111,6 +111,8 @@ class ComputedOnce final {
         }
         return s_published.publish(compute());
     }
+    // Whether a value is published; never computes it.
+    static bool computed() noexcept { return s_published.get() != nullptr; }
 
   private:
     static constinit inline Published<T> s_published{};

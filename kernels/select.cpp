@@ -1,14 +1,12 @@
 // The one selection process behind every form (forms.hpp): candidates from the registry, facts
-// and the calibration once per process, the request parsed once, one choice policy, one
-// describer.
+// and the calibration once per process, one choice policy, one describer.
 // SPDX-License-Identifier: Apache-2.0
 #include <time.h>
 
-#include <atomic>
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
-#include <utility>
 
 #include "baseline_guard.hpp"
 #include "forms.hpp"
@@ -18,19 +16,17 @@
 namespace blake2simd::dispatch {
 namespace {
 
-template <size_t form>
-using FormFamily = FamilyOf<kForms[form].member>;
-
-// A multi-lane form's lane-by-lane candidates take their facts from its member's single form.
-constexpr size_t single_form_of(Member member) noexcept {
-    size_t f = 0;
-    while (f < kFormCount && (kForms[f].member != member || kForms[f].lanes != 1)) {
-        ++f;
-    }
-    return f;
-}
-
 // --- the candidates, from the registry's rows
+
+constexpr size_t kMaxCandidates = 2 * registry::kKnownKernelCount;
+
+struct CandidateList {
+    Candidate items[kMaxCandidates];
+    size_t count;
+
+    constexpr void add(const Candidate& candidate) noexcept { items[count++] = candidate; }
+    constexpr std::span<const Candidate> span() const noexcept { return {items, count}; }
+};
 
 template <class Fn>
 constexpr Entry entry_of(Fn Entry::*field, Fn compress) noexcept {
@@ -39,112 +35,86 @@ constexpr Entry entry_of(Fn Entry::*field, Fn compress) noexcept {
     return entry;
 }
 
-// Built rows with the member's single form (`lanes` false) or native multi-lane form.
-template <class Family>
-constexpr size_t row_count(bool lanes) noexcept {
-    size_t count = 0;
+// The built rows with the member's single form (`lanes` false) or a native multi-lane one, each
+// with its own entry point for it.
+template <class Family, bool lanes>
+constexpr CandidateList natives() noexcept {
+    CandidateList list{};
     for (const registry::KernelRow& row : registry::kKernelRows) {
         const auto& entries = row.entries<Family>();
-        count += row.built && (lanes ? entries.has_lanes : entries.has_single) ? 1 : 0;
-    }
-    return count;
-}
-
-// The member's single-lane kernels, the reference first: the single-lane form's candidates.
-template <class Family>
-constexpr auto make_singles() noexcept {
-    std::array<Candidate, row_count<Family>(false)> singles{};
-    size_t next = 0;
-    for (const registry::KernelRow& row : registry::kKernelRows) {
-        if (row.built && row.entries<Family>().has_single) {
-            singles[next++] = {row.id, false,
-                               entry_of(Family::kSingleEntry, row.entries<Family>().single)};
+        if (row.built && (lanes ? entries.has_lanes : entries.has_single)) {
+            list.add({row.id, false,
+                      lanes ? entry_of(Family::kLanesEntry, entries.lanes)
+                            : entry_of(Family::kSingleEntry, entries.single)});
         }
     }
-    return singles;
+    return list;
 }
 
-template <class Family>
-inline constexpr auto kSingles = make_singles<Family>();
-
-// A multi-lane form: every single-lane kernel lane by lane, then the native forms.
-template <size_t form, size_t... single>
-constexpr auto make_candidates(std::index_sequence<single...>) noexcept {
-    using Family = FormFamily<form>;
-    constexpr size_t kLanes = kForms[form].lanes;
+// A single-lane form: the member's single-lane kernels, the reference first. A multi-lane form:
+// each of those lane by lane (candidate i is the single-lane form's candidate i), then the
+// native multi-lane kernels.
+template <class Family, size_t kLanes, size_t... single>
+constexpr CandidateList make_candidates(std::index_sequence<single...>) noexcept {
+    constexpr CandidateList kSingles = natives<Family, false>();
     if constexpr (kLanes == 1) {
-        return kSingles<Family>;
+        return kSingles;
     } else {
-        std::array<Candidate, sizeof...(single) + row_count<Family>(true)> all{
-            {{kSingles<Family>[single].id, true,
-              entry_of(
-                  Family::kLanesEntry,
-                  &compress_by_lane<Family, kSingles<Family>[single].entry.*Family::kSingleEntry,
-                                    kLanes>)}...}};
-        size_t next = sizeof...(single);
-        for (const registry::KernelRow& row : registry::kKernelRows) {
-            if (row.built && row.entries<Family>().has_lanes) {
-                all[next++] = {row.id, false,
-                               entry_of(Family::kLanesEntry, row.entries<Family>().lanes)};
-            }
+        CandidateList all{};
+        (all.add(
+             {kSingles.items[single].id, true,
+              entry_of(Family::kLanesEntry,
+                       &compress_by_lane<Family, kSingles.items[single].entry.*Family::kSingleEntry,
+                                         kLanes>)}),
+         ...);
+        for (const Candidate& native : natives<Family, true>().span()) {
+            all.add(native);
         }
         return all;
     }
 }
 
-template <size_t form>
-inline constexpr auto kCandidates =
-    make_candidates<form>(std::make_index_sequence<kSingles<FormFamily<form>>.size()>{});
-
-constexpr size_t kMaxCandidates = 2 * registry::kKnownKernelCount;
+constexpr auto kCandidates = per_form([](auto form) {
+    using Family = FamilyOf<kForms[form].member>;
+    return make_candidates<Family, kForms[form].lanes>(
+        std::make_index_sequence<natives<Family, false>().count>{});
+});
 
 // --- this process's facts and calibration
 
-struct FormFacts {
-    Measurement measurements[kMaxCandidates];  // usable only, no speeds
-};
+using Facts = std::array<Measurement, kMaxCandidates>;  // usable only, no speeds
 
 struct Calibrated {
     Measurement measurements[kFormCount][kMaxCandidates];
     double microseconds[kFormCount];
 };
 
-// Trivially destructible and constant-initialised: no code runs for it at load time.
-constinit std::atomic<bool> s_calibration_ran{false};
-
-const FormFacts& form_facts(size_t form) noexcept;
-
-template <size_t... form>
-constexpr auto candidate_spans(std::index_sequence<form...>) noexcept {
-    return std::array<std::span<const Candidate>, kFormCount>{kCandidates<form>...};
-}
-constexpr auto kCandidateSpans = candidate_spans(std::make_index_sequence<kFormCount>{});
-
-// Whether row `id`'s kernel of the single-lane form `single` is usable.
-bool single_lane_usable(size_t single, KernelId id) noexcept {
-    const std::span<const Candidate> singles = kCandidateSpans[single];
-    for (size_t i = 0; i < singles.size(); ++i) {
-        if (singles[i].id == id) {
-            return form_facts(single).measurements[i].usable;
-        }
-    }
-    return false;
-}
+template <size_t form>
+Facts check_candidates() noexcept;
 
 // Per form, so a process that only asks whether we work runs the single-lane self-tests only.
+constexpr auto kFacts =
+    per_form([](auto form) { return &ComputedOnce<Facts, &check_candidates<form>>::get; });
+
+constexpr size_t single_form_of(Member member) noexcept {
+    size_t f = 0;
+    while (kForms[f].member != member || kForms[f].lanes != 1) {
+        ++f;
+    }
+    return f;
+}
+
 template <size_t form>
-FormFacts check_candidates() noexcept {
-    FormFacts facts{};
+Facts check_candidates() noexcept {
+    constexpr size_t kSingleForm = single_form_of(kForms[form].member);
     const cpu::CpuFeatures& features = cpu::detected_features();
-    for (size_t i = 0; i < kCandidates<form>.size(); ++i) {
-        const Candidate& candidate = kCandidates<form>[i];
-        const bool runnable =
-            candidate.lane_by_lane
-                ? single_lane_usable(single_form_of(kForms[form].member), candidate.id)
-                : cpu_can_run(candidate.id, features);
+    Facts facts{};
+    for (size_t i = 0; i < kCandidates[form].count; ++i) {
+        const Candidate& candidate = kCandidates[form].items[i];
+        const bool runnable = candidate.lane_by_lane ? kFacts[kSingleForm]()[i].usable
+                                                     : cpu_can_run(candidate.id, features);
         // Short-circuit: a kernel the CPU lacks is never called, not even by the self-test.
-        facts.measurements[i].usable =
-            runnable && passes_self_test(kForms[form].form, candidate.entry);
+        facts[i].usable = runnable && passes_self_test(kForms[form].form, candidate.entry);
     }
     return facts;
 }
@@ -154,7 +124,7 @@ constexpr size_t kMessageBytes = 16 * 1024;
 // One timed call of `entry` over calibration_units blocks into each lane of `message`.
 template <size_t form>
 double time_one_call(const Entry& entry, const uint8_t* message) noexcept {
-    using Family = FormFamily<form>;
+    using Family = FamilyOf<kForms[form].member>;
     using Word = typename Family::Word;
     constexpr FormRow kForm = kForms[form];
     static_assert(kForm.calibration_units * kForm.lanes * Family::kBlockBytes <= kMessageBytes);
@@ -180,33 +150,19 @@ double time_one_call(const Entry& entry, const uint8_t* message) noexcept {
     return stop - start;
 }
 
-// What is typed by form, instantiated once per row of kForms.
-struct FormSteps {
-    const FormFacts& (*facts)() noexcept;
-    double (*time_one_call)(const Entry&, const uint8_t*) noexcept;
-};
-
-template <size_t... form>
-constexpr std::array<FormSteps, kFormCount> form_steps(std::index_sequence<form...>) noexcept {
-    return {{{&ComputedOnce<FormFacts, &check_candidates<form>>::get, &time_one_call<form>}...}};
-}
-constexpr auto kSteps = form_steps(std::make_index_sequence<kFormCount>{});
-
-const FormFacts& form_facts(size_t form) noexcept {
-    return kSteps[form].facts();
-}
+constexpr auto kTimeOneCall = per_form([](auto form) { return &time_one_call<form>; });
 
 // Best of rounds per candidate, within the form's budget; returns the microseconds spent.
-double calibrate_form(size_t f, const Measurement* checked, const uint8_t* message,
-                      Measurement* out) noexcept {
+double calibrate_form(size_t f, const uint8_t* message, Measurement* out) noexcept {
+    const Measurement* checked = kFacts[f]().data();
     const double start = monotonic_nanoseconds();
-    const std::span<const Candidate> candidates = kCandidateSpans[f];
+    const CandidateList& candidates = kCandidates[f];
     double best[kMaxCandidates] = {};
     time_best_of_rounds(
-        candidates.size(), kForms[f].calibration_rounds, kForms[f].budget_microseconds,
+        candidates.count, kForms[f].calibration_rounds, kForms[f].budget_microseconds,
         [checked](size_t i) { return checked[i].usable; },
-        [&](size_t i) { return kSteps[f].time_one_call(candidates[i].entry, message); }, best);
-    for (size_t i = 0; i < candidates.size(); ++i) {
+        [&](size_t i) { return kTimeOneCall[f](candidates.items[i].entry, message); }, best);
+    for (size_t i = 0; i < candidates.count; ++i) {
         out[i] = {checked[i].usable, best[i] / static_cast<double>(kForms[f].calibration_units)};
     }
     return (monotonic_nanoseconds() - start) / 1e3;
@@ -219,31 +175,22 @@ Calibrated calibrate() noexcept {
     }
     Calibrated calibrated{};
     for (size_t f = 0; f < kFormCount; ++f) {
-        calibrated.microseconds[f] =
-            calibrate_form(f, form_facts(f).measurements, message, calibrated.measurements[f]);
+        calibrated.microseconds[f] = calibrate_form(f, message, calibrated.measurements[f]);
     }
-    s_calibration_ran.store(true, std::memory_order_release);
     return calibrated;
 }
 
 // Only automatic choices and diagnostics reach it, never the provider's load.
-const Calibrated& process_calibration() noexcept {
-    return ComputedOnce<Calibrated, &calibrate>::get();
-}
+using ProcessCalibration = ComputedOnce<Calibrated, &calibrate>;
 
 // --- the request
 
 bool names_match(std::string_view request, std::string_view name) noexcept {
-    if (request.size() != name.size()) {
-        return false;
-    }
-    for (size_t i = 0; i < name.size(); ++i) {
-        const char c = request[i];
-        if ((c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c) != name[i]) {
-            return false;
-        }
-    }
-    return true;
+    const auto lower = [](char c) {
+        return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+    };
+    return std::equal(request.begin(), request.end(), name.begin(), name.end(),
+                      [lower](char r, char n) { return lower(r) == n; });
 }
 
 bool looks_like_kernel_name(std::string_view request) noexcept {
@@ -426,31 +373,31 @@ Serving choose(Form form, const KernelRequest& request, const cpu::CpuFeatures& 
 }
 
 std::span<const Candidate> candidates(Form form) noexcept {
-    return kCandidateSpans[index_of(form)];
+    return kCandidates[index_of(form)].span();
 }
 
 std::span<const Measurement> facts(Form form) noexcept {
     const size_t f = index_of(form);
-    return {form_facts(f).measurements, kCandidateSpans[f].size()};
+    return {kFacts[f]().data(), kCandidates[f].count};
 }
 
 std::span<const Measurement> measurements(Form form) noexcept {
     const size_t f = index_of(form);
-    return {process_calibration().measurements[f], kCandidateSpans[f].size()};
+    return {ProcessCalibration::get().measurements[f], kCandidates[f].count};
 }
 
 double calibration_microseconds(Form form) noexcept {
-    return process_calibration().microseconds[index_of(form)];
+    return ProcessCalibration::get().microseconds[index_of(form)];
 }
 
 bool calibration_has_run() noexcept {
-    return s_calibration_ran.load(std::memory_order_acquire);
+    return ProcessCalibration::computed();
 }
 
 bool reference_kernel_works() noexcept {
     // A multi-lane form's reference is the single-lane one lane by lane.
     for (size_t f = 0; f < kFormCount; ++f) {
-        if (kForms[f].lanes == 1 && !form_facts(f).measurements[0].usable) {
+        if (kForms[f].lanes == 1 && !kFacts[f]()[0].usable) {
             return false;
         }
     }

@@ -2,7 +2,6 @@
 // before it serves anyone.
 // SPDX-License-Identifier: Apache-2.0
 #include <cstring>
-#include <utility>
 
 #include "baseline_guard.hpp"
 #include "digest_bytes.hpp"
@@ -133,19 +132,11 @@ bool form_passes(const Entry& entry) noexcept {
     }
 }
 
-using SelfTestFn = bool (*)(const Entry&) noexcept;
-
-template <size_t... form>
-constexpr std::array<SelfTestFn, dispatch::kFormCount> self_tests(
-    std::index_sequence<form...>) noexcept {
-    return {&form_passes<form>...};
-}
-
 }  // namespace
 
 bool dispatch::passes_self_test(Form form, const Entry& entry) noexcept {
-    static constexpr auto kSelfTests = self_tests(std::make_index_sequence<dispatch::kFormCount>{});
-    return kSelfTests[dispatch::index_of(form)](entry);
+    static constexpr auto kSelfTests = per_form([](auto f) { return &form_passes<f>; });
+    return kSelfTests[index_of(form)](entry);
 }
 
 }  // namespace blake2simd
