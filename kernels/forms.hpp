@@ -3,10 +3,13 @@
 // automatic choice (never at load time), one choice policy, one describer; all thread-safe.
 // SPDX-License-Identifier: Apache-2.0
 //
-// The provider calls parse_request(), serve() and describe() once per provider instance, and
-// reference_kernel_works(); the rest is exposed for the tests and diagnostics.
+// The provider calls parse_request(), serve(), describe() and reference_kernel_works(); the rest
+// is for the tests and diagnostics.
 #pragma once
 
+#include <time.h>
+
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <span>
@@ -55,20 +58,23 @@ constexpr size_t index_of(Form form) noexcept {
 // The first use of the provider calibrates every form; together they stay within 2 ms.
 inline constexpr double kFirstUseBudgetMicroseconds = 2000;
 
-// Each row at its Form's index and a multi-lane form at its tree mode's lanes (the lanes are a
-// template argument of the self-tests and the timing); the budgets' sum within the first use's.
+// Each row at its Form's index; a multi-lane form at its tree mode's lanes (the native kernels'
+// and the self-tests' count), right after its member's single-lane form (whose facts its lane by
+// lane candidates take); the budgets' sum within the first use's.
 constexpr bool forms_are_sound() noexcept {
+    bool sound = true;
     double sum = 0;
     for (size_t f = 0; f < kFormCount; ++f) {
         const FormRow& row = kForms[f];
         const size_t tree_lanes =
             row.member == Member::blake2b ? Blake2bFamily::kLanes : Blake2sFamily::kLanes;
+        sound =
+            sound && index_of(row.form) == f &&
+            (row.lanes == 1 || (row.lanes == tree_lanes && f > 0 &&
+                                kForms[f - 1].member == row.member && kForms[f - 1].lanes == 1));
         sum += row.budget_microseconds;
-        if (index_of(row.form) != f || (row.lanes != 1 && row.lanes != tree_lanes)) {
-            return false;
-        }
     }
-    return sum <= kFirstUseBudgetMicroseconds;
+    return sound && sum <= kFirstUseBudgetMicroseconds;
 }
 static_assert(forms_are_sound(), "kForms: a row out of place, lanes not the tree mode's, or over");
 
@@ -141,11 +147,13 @@ typename Family::LanesKernel lanes_kernel(const Serving& serving) noexcept {
 
 // --- The pieces serve() is made of, for tests and diagnostics.
 
-// Whether a CPU with these features can execute the instructions of the kernel's row.
-bool cpu_can_run(KernelId id, const cpu::CpuFeatures& features) noexcept;
+// Whether a CPU with these features may run the kernel's row.
+constexpr bool cpu_can_run(KernelId id, const cpu::CpuFeatures& features) noexcept {
+    return registry::meets(registry::row_of(id).need, features);
+}
 
-// The form's candidates in this build: its member's single-lane kernels (the reference first),
-// for a multi-lane form each lane by lane, then the native multi-lane forms, in registry order.
+// The form's candidates in this build, the reference first: the member's single-lane kernels, for
+// a multi-lane form each lane by lane and then the native multi-lane ones, in registry order.
 std::span<const Candidate> candidates(Form form) noexcept;
 
 // Pure choice: `measurements[i]` belongs to `candidates[i]`, candidates[0] is the reference.
@@ -157,13 +165,10 @@ Serving choose(Form form, const KernelRequest& request, const cpu::CpuFeatures& 
 // This process's self-test outcomes (no speeds), parallel to candidates(form); no calibration.
 std::span<const Measurement> facts(Form form) noexcept;
 
-// This process's measurements with speeds; runs the calibration if it has not run yet.
+// This process's measurements with speeds, and the wall time the form's calibration took; both
+// run the calibration if it has not run yet (calibration_has_run() does not).
 std::span<const Measurement> measurements(Form form) noexcept;
-
-// Wall time the form's calibration took, in microseconds; runs the calibration if needed.
 double calibration_microseconds(Form form) noexcept;
-
-// Whether the calibration has run in this process (does not trigger it).
 bool calibration_has_run() noexcept;
 
 // The form's self-test: a single-lane entry reproduces a known digest; a multi-lane one
@@ -171,7 +176,12 @@ bool calibration_has_run() noexcept;
 // shared and strided blocks). self_test.cpp.
 bool passes_self_test(Form form, const Entry& entry) noexcept;
 
-double monotonic_nanoseconds() noexcept;
+// clock_gettime, not std::chrono: the module must not need libstdc++ (see once.hpp).
+inline double monotonic_nanoseconds() noexcept {
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return static_cast<double>(now.tv_sec) * 1e9 + static_cast<double>(now.tv_nsec);
+}
 
 // best_nanoseconds[i] = the least time_one(i) over up to `max_rounds` rounds, for each i with
 // is_usable(i) (the others untouched). Each round times every candidate once, so frequency changes
@@ -183,12 +193,10 @@ void time_best_of_rounds(size_t count, int max_rounds, double budget_microsecond
     const double start = monotonic_nanoseconds();
     for (int round = 0; round < max_rounds; ++round) {
         for (size_t i = 0; i < count; ++i) {
-            if (!is_usable(i)) {
-                continue;
-            }
-            const double nanoseconds = time_one(i);
-            if (round == 0 || nanoseconds < best_nanoseconds[i]) {
-                best_nanoseconds[i] = nanoseconds;
+            if (is_usable(i)) {
+                const double nanoseconds = time_one(i);
+                best_nanoseconds[i] =
+                    round == 0 ? nanoseconds : std::min(best_nanoseconds[i], nanoseconds);
             }
         }
         const double elapsed_microseconds = (monotonic_nanoseconds() - start) / 1e3;

@@ -2,19 +2,16 @@
 // without holding anything a fork() could leave locked.
 // SPDX-License-Identifier: Apache-2.0
 //
-// Function-local statics need __cxa_guard_* from libstdc++, and a module that needs libstdc++
-// makes every process that loads it (with a system-wide openssl.cnf: every process using
-// OpenSSL) map and relocate libstdc++ too: about 0.6 ms per process here. Baseline code only:
-// no ISA file includes this.
+// Function-local statics need __cxa_guard_* from libstdc++, which every process that loads the
+// module (with a system-wide openssl.cnf: every process using OpenSSL) would then map and
+// relocate: about 0.6 ms per process here. Baseline code only: no ISA file includes this.
 //
-// Why not pthread_once or a mutex held while computing: a thread that fork()s while another
-// thread is inside the computation gives a child in which that other thread no longer exists;
-// a child waiting for it hangs forever (glibc's pthread_once happens to restart in a child,
-// other C libraries do not, and a mutex never does). So the value is computed with no lock
-// held (racing first users may each compute it; it is a pure function of the process), and
-// only the copy into place is claimed, tagged with the claiming process (process_tag()): a
-// child that finds a claim made by another process knows its owner was left behind and takes
-// it over.
+// No pthread_once or mutex held while computing: a child forked while another thread computes
+// would wait forever for a thread it does not have (glibc's pthread_once happens to restart in a
+// child, other C libraries do not, a mutex never does). So the value is computed with no lock
+// held (racing first users may each compute it: it is a pure function of the process), and only
+// the copy into place is claimed, tagged with the claiming process: a child that finds another
+// process's claim knows its owner was left behind and takes it over.
 #pragma once
 
 #include <pthread.h>
@@ -38,14 +35,12 @@ inline void bump_fork_epoch() noexcept {
 
 }  // namespace once_detail
 
-// This process, as a claim tag: its pid paired with its fork epoch; never 0 or all ones. A pid
-// alone can match a claim that another process left: pids are reused (a grandparent that
-// claimed and exited may share its pid with a grandchild) and each new pid namespace starts at
-// 1 again. A claim a process finds was made by itself or by an ancestor before a fork, and every
-// fork since bumped the epoch, so only its own claims carry its tag. The handler is registered
-// before the first tag is handed out (racing first callers may each register one: the epoch
-// then moves by more than one per fork, which serves as well); glibc removes it when the module
-// is unloaded. If registration fails, the pid alone tags, as before.
+// This process as a claim tag, never 0 or all ones: its pid and its fork epoch. A pid alone can
+// match an ancestor's claim (pids are reused; each pid namespace starts at 1), but every fork
+// since that claim bumped the epoch. The handler is registered before the first tag is handed
+// out (racing first callers may each register one: the epoch then moves by more than one per
+// fork, which serves as well); glibc removes it when the module is unloaded. If registration
+// fails, the pid alone tags.
 inline uint64_t process_tag() noexcept {
     using namespace once_detail;
     if (!g_fork_handler_registered.load(std::memory_order_acquire) &&

@@ -1,8 +1,5 @@
-// The one selection process behind every form (forms.hpp): candidates from the registry, facts
-// and the calibration once per process, one choice policy, one describer.
+// The one selection process behind every form (forms.hpp says what it does).
 // SPDX-License-Identifier: Apache-2.0
-#include <time.h>
-
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
@@ -90,34 +87,23 @@ struct Calibrated {
 };
 
 template <size_t form>
-Facts check_candidates() noexcept;
+Facts check_candidates() noexcept {
+    constexpr Form kSingleForm = kForms[form - (kForms[form].lanes == 1 ? 0 : 1)].form;
+    const cpu::CpuFeatures& features = cpu::detected_features();
+    Facts checked{};
+    for (size_t i = 0; i < kCandidates[form].count; ++i) {
+        const Candidate& candidate = kCandidates[form].items[i];
+        const bool runnable = candidate.lane_by_lane ? facts(kSingleForm)[i].usable
+                                                     : cpu_can_run(candidate.id, features);
+        // Short-circuit: a kernel the CPU lacks is never called, not even by the self-test.
+        checked[i].usable = runnable && passes_self_test(kForms[form].form, candidate.entry);
+    }
+    return checked;
+}
 
 // Per form, so a process that only asks whether we work runs the single-lane self-tests only.
 constexpr auto kFacts =
     per_form([](auto form) { return &ComputedOnce<Facts, &check_candidates<form>>::get; });
-
-constexpr size_t single_form_of(Member member) noexcept {
-    size_t f = 0;
-    while (kForms[f].member != member || kForms[f].lanes != 1) {
-        ++f;
-    }
-    return f;
-}
-
-template <size_t form>
-Facts check_candidates() noexcept {
-    constexpr size_t kSingleForm = single_form_of(kForms[form].member);
-    const cpu::CpuFeatures& features = cpu::detected_features();
-    Facts facts{};
-    for (size_t i = 0; i < kCandidates[form].count; ++i) {
-        const Candidate& candidate = kCandidates[form].items[i];
-        const bool runnable = candidate.lane_by_lane ? kFacts[kSingleForm]()[i].usable
-                                                     : cpu_can_run(candidate.id, features);
-        // Short-circuit: a kernel the CPU lacks is never called, not even by the self-test.
-        facts[i].usable = runnable && passes_self_test(kForms[form].form, candidate.entry);
-    }
-    return facts;
-}
 
 constexpr size_t kMessageBytes = 16 * 1024;
 
@@ -125,49 +111,33 @@ constexpr size_t kMessageBytes = 16 * 1024;
 template <size_t form>
 double time_one_call(const Entry& entry, const uint8_t* message) noexcept {
     using Family = FamilyOf<kForms[form].member>;
-    using Word = typename Family::Word;
-    constexpr FormRow kForm = kForms[form];
-    static_assert(kForm.calibration_units * kForm.lanes * Family::kBlockBytes <= kMessageBytes);
-    typename Family::State states[kForm.lanes]{};
-    const uint8_t* blocks[kForm.lanes];
-    for (size_t lane = 0; lane < kForm.lanes; ++lane) {
+    constexpr size_t kLanes = kForms[form].lanes;
+    constexpr size_t kUnits = kForms[form].calibration_units;
+    constexpr auto kBlock = static_cast<typename Family::Word>(Family::kBlockBytes);
+    static_assert(kUnits * kLanes * kBlock <= kMessageBytes);
+    typename Family::State states[kLanes]{};
+    const uint8_t* blocks[kLanes];
+    for (size_t lane = 0; lane < kLanes; ++lane) {
         std::memcpy(states[lane].h, Family::kIV, sizeof states[lane].h);
-        blocks[lane] = message + lane * Family::kBlockBytes;
+        blocks[lane] = message + lane * kBlock;
     }
     const double start = monotonic_nanoseconds();
-    if constexpr (kForm.lanes == 1) {
-        (entry.*Family::kSingleEntry)(states, message, kForm.calibration_units,
-                                      static_cast<Word>(Family::kBlockBytes));
+    if constexpr (kLanes == 1) {
+        (entry.*Family::kSingleEntry)(states, message, kUnits, kBlock);
     } else {
-        (entry.*Family::kLanesEntry)(states, blocks, kForm.calibration_units,
-                                     kForm.lanes * Family::kBlockBytes,
-                                     static_cast<Word>(Family::kBlockBytes));
+        (entry.*Family::kLanesEntry)(states, blocks, kUnits, kLanes * kBlock, kBlock);
     }
     const double stop = monotonic_nanoseconds();
     // Keeps the result observable so the call cannot be dropped.
-    volatile auto sink = states[0].h[0] ^ states[kForm.lanes - 1].h[7];
+    volatile auto sink = states[0].h[0] ^ states[kLanes - 1].h[7];
     (void)sink;
     return stop - start;
 }
 
 constexpr auto kTimeOneCall = per_form([](auto form) { return &time_one_call<form>; });
 
-// Best of rounds per candidate, within the form's budget; returns the microseconds spent.
-double calibrate_form(size_t f, const uint8_t* message, Measurement* out) noexcept {
-    const Measurement* checked = kFacts[f]().data();
-    const double start = monotonic_nanoseconds();
-    const CandidateList& candidates = kCandidates[f];
-    double best[kMaxCandidates] = {};
-    time_best_of_rounds(
-        candidates.count, kForms[f].calibration_rounds, kForms[f].budget_microseconds,
-        [checked](size_t i) { return checked[i].usable; },
-        [&](size_t i) { return kTimeOneCall[f](candidates.items[i].entry, message); }, best);
-    for (size_t i = 0; i < candidates.count; ++i) {
-        out[i] = {checked[i].usable, best[i] / static_cast<double>(kForms[f].calibration_units)};
-    }
-    return (monotonic_nanoseconds() - start) / 1e3;
-}
-
+// Best of rounds per candidate, each form within its budget. Only automatic choices and
+// diagnostics reach it, never the provider's load.
 Calibrated calibrate() noexcept {
     uint8_t message[kMessageBytes];
     for (size_t i = 0; i < sizeof message; ++i) {
@@ -175,12 +145,23 @@ Calibrated calibrate() noexcept {
     }
     Calibrated calibrated{};
     for (size_t f = 0; f < kFormCount; ++f) {
-        calibrated.microseconds[f] = calibrate_form(f, message, calibrated.measurements[f]);
+        const Facts& checked = kFacts[f]();  // before the clock starts: self-tests are not timing
+        const CandidateList& candidates = kCandidates[f];
+        const double start = monotonic_nanoseconds();
+        double best[kMaxCandidates] = {};
+        time_best_of_rounds(
+            candidates.count, kForms[f].calibration_rounds, kForms[f].budget_microseconds,
+            [&checked](size_t i) { return checked[i].usable; },
+            [&](size_t i) { return kTimeOneCall[f](candidates.items[i].entry, message); }, best);
+        for (size_t i = 0; i < candidates.count; ++i) {
+            calibrated.measurements[f][i] = {
+                checked[i].usable, best[i] / static_cast<double>(kForms[f].calibration_units)};
+        }
+        calibrated.microseconds[f] = (monotonic_nanoseconds() - start) / 1e3;
     }
     return calibrated;
 }
 
-// Only automatic choices and diagnostics reach it, never the provider's load.
 using ProcessCalibration = ComputedOnce<Calibrated, &calibrate>;
 
 // --- the request
@@ -191,13 +172,6 @@ bool names_match(std::string_view request, std::string_view name) noexcept {
     };
     return std::equal(request.begin(), request.end(), name.begin(), name.end(),
                       [lower](char r, char n) { return lower(r) == n; });
-}
-
-bool looks_like_kernel_name(std::string_view request) noexcept {
-    constexpr std::string_view kAllowed =
-        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-";
-    return !request.empty() && request.size() < sizeof KernelRequest{}.shown &&
-           request.find_first_not_of(kAllowed) == std::string_view::npos;
 }
 
 // --- the choice
@@ -240,17 +214,17 @@ struct View {
         }
         return chosen;
     }
-    // Row `id`'s usable candidate, native before lane by lane, or kNone.
+    // Row `id`'s usable candidate, native before lane by lane (a row has at most one of each),
+    // or kNone.
     size_t of_row(KernelId id) const noexcept {
-        for (const bool lane_by_lane : {false, true}) {
-            for (size_t i = 0; i < candidates.size(); ++i) {
-                const Candidate& c = candidates[i];
-                if (c.id == id && c.lane_by_lane == lane_by_lane && usable(i)) {
-                    return i;
-                }
+        size_t found = kNone;
+        for (size_t i = 0; i < candidates.size(); ++i) {
+            if (candidates[i].id == id && usable(i) &&
+                (found == kNone || !candidates[i].lane_by_lane)) {
+                found = i;
             }
         }
-        return kNone;
+        return found;
     }
 };
 
@@ -273,23 +247,20 @@ __attribute__((format(printf, 4, 5))) Serving describe_serving(const View& view,
 
 // Why the automatic choice serves: the request's refusal, in the one place that words it.
 void write_lead(const View& view, const KernelRequest& request, char* out, size_t size) noexcept {
-    if (request.kind == KernelRequest::Kind::automatic) {
-        std::snprintf(out, size, "auto");
+    using Kind = KernelRequest::Kind;
+    if (request.kind == Kind::automatic || request.kind == Kind::not_a_name) {
+        std::snprintf(out, size, "auto%s",
+                      request.kind == Kind::automatic
+                          ? ""
+                          : "; the request is not a kernel name: letters, digits, '-' and '_', "
+                            "at most 24, not shown");
         return;
     }
-    if (request.kind == KernelRequest::Kind::not_a_name) {
-        std::snprintf(out, size,
-                      "auto; the request is not a kernel name: letters, digits, '-' "
-                      "and '_', at most 24, not shown");
-        return;
-    }
-    bool has_form = false;
-    for (const Candidate& candidate : view.candidates) {
-        has_form = has_form || candidate.id == request.id;
-    }
-    const char* reason = request.kind == KernelRequest::Kind::absent ? "is unknown or not built in"
-                         : !has_form                                 ? "has no "
-                         : cpu_can_run(request.id, view.features)    ? "failed its self-test"
+    const bool has_form = std::any_of(view.candidates.begin(), view.candidates.end(),
+                                      [&](const Candidate& c) { return c.id == request.id; });
+    const char* reason = request.kind == Kind::absent             ? "is unknown or not built in"
+                         : !has_form                              ? "has no "
+                         : cpu_can_run(request.id, view.features) ? "failed its self-test"
                                                                   : "is not supported by this CPU";
     std::snprintf(out, size, "auto; requested '%s' %s%s%s", request.shown, reason,
                   has_form ? "" : view.form.title, has_form ? "" : " form");
@@ -319,31 +290,24 @@ Serving choose_automatic(const View& view, const char* lead) noexcept {
 
 }  // namespace
 
-double monotonic_nanoseconds() noexcept {
-    // clock_gettime, not std::chrono: the module must not need libstdc++ (see once.hpp).
-    timespec now{};
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return static_cast<double>(now.tv_sec) * 1e9 + static_cast<double>(now.tv_nsec);
-}
-
-bool cpu_can_run(KernelId id, const cpu::CpuFeatures& features) noexcept {
-    return registry::meets(registry::row_of(id).need, features);
-}
-
 KernelRequest parse_request(std::string_view text) noexcept {
-    KernelRequest request{KernelRequest::Kind::automatic, KernelId::ref, {}};
+    using Kind = KernelRequest::Kind;
+    constexpr std::string_view kNameCharacters =
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-";
+    KernelRequest request{Kind::automatic, KernelId::ref, {}};
     if (text.empty() || names_match(text, registry::kAutomaticRequest)) {
         return request;
     }
-    if (!looks_like_kernel_name(text)) {
-        request.kind = KernelRequest::Kind::not_a_name;
+    if (text.size() >= sizeof request.shown ||
+        text.find_first_not_of(kNameCharacters) != std::string_view::npos) {
+        request.kind = Kind::not_a_name;
         return request;
     }
     std::memcpy(request.shown, text.data(), text.size());
-    request.kind = KernelRequest::Kind::absent;
+    request.kind = Kind::absent;
     for (const registry::KernelRow& row : registry::kKernelRows) {
         if (row.built && names_match(text, row.name)) {
-            request.kind = KernelRequest::Kind::named;
+            request.kind = Kind::named;
             request.id = row.id;
         }
     }
@@ -355,10 +319,7 @@ Serving choose(Form form, const KernelRequest& request, const cpu::CpuFeatures& 
                std::span<const Measurement> measurements) noexcept {
     const View view{kForms[index_of(form)], features, candidates, measurements};
     if (candidates.empty() || candidates[0].id != KernelId::ref || !view.usable(0)) {
-        Serving none{};
-        std::snprintf(none.description, sizeof none.description,
-                      "none (the reference kernel failed its self-test)");
-        return none;
+        return {false, false, {}, "none (the reference kernel failed its self-test)"};
     }
     const size_t named =
         request.kind == KernelRequest::Kind::named ? view.of_row(request.id) : kNone;

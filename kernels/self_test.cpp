@@ -81,25 +81,21 @@ void initial_test_states(typename Family::State* states) noexcept {
 template <class Family, size_t kLanes>
 void run_test_calls(typename Family::CompressLanes compress, typename Family::State* states,
                     const uint8_t* area) noexcept {
-    using Word = typename Family::Word;
-    constexpr size_t kBlock = Family::kBlockBytes;
-    // The tree mode's layout, from an odd address.
-    const uint8_t* blocks[kLanes];
+    constexpr auto kBlock = static_cast<typename Family::Word>(Family::kBlockBytes);
+    // The tree mode's layout from an odd address; one block shared by all lanes (a key block);
+    // contiguous runs in arbitrary order.
+    const uint8_t* tree[kLanes];
+    const uint8_t* shared[kLanes];
+    const uint8_t* runs[kLanes];
     for (size_t lane = 0; lane < kLanes; ++lane) {
-        blocks[lane] = area + 1 + lane * kBlock;
+        tree[lane] = area + 1 + lane * kBlock;
+        shared[lane] = area + 7;
+        runs[lane] = area + ((lane * 5 + 3) % kLanes) * kBlock + (lane * 7) % 11;
     }
-    compress(states, blocks, kTestSteps, kLanes * kBlock, static_cast<Word>(kBlock));
-    // One block shared by all lanes (a key block), partial-block increment.
-    for (size_t lane = 0; lane < kLanes; ++lane) {
-        blocks[lane] = area + 7;
-    }
-    compress(states, blocks, 1, 0, static_cast<Word>(kBlock / 2 + 13));
-    // Contiguous runs in arbitrary order; zero blocks must change nothing.
-    for (size_t lane = 0; lane < kLanes; ++lane) {
-        blocks[lane] = area + ((lane * 5 + 3) % kLanes) * kBlock + (lane * 7) % 11;
-    }
-    compress(states, blocks, 2, kBlock, static_cast<Word>(kBlock));
-    compress(states, blocks, 0, kBlock, static_cast<Word>(kBlock));
+    compress(states, tree, kTestSteps, kLanes * kBlock, kBlock);
+    compress(states, shared, 1, 0, kBlock / 2 + 13);  // a partial-block increment
+    compress(states, runs, 2, kBlock, kBlock);
+    compress(states, runs, 0, kBlock, kBlock);  // zero blocks must change nothing
 }
 
 // Against the reference kernel (the registry's first row) lane by lane.
