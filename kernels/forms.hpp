@@ -2,7 +2,6 @@
 // form: facts (CPU detection, self-tests) once per process, one calibration on the first
 // automatic choice (never at load time), one choice policy, one describer; all thread-safe.
 // SPDX-License-Identifier: Apache-2.0
-//
 // The provider calls parse_request(), serve(), describe() and reference_kernel_works(); the rest
 // is for the tests and diagnostics.
 #pragma once
@@ -14,7 +13,6 @@
 #include <cstddef>
 #include <span>
 #include <string_view>
-#include <utility>
 
 #include "registry.hpp"
 
@@ -38,10 +36,9 @@ struct FormRow {
     double budget_microseconds;
 };
 
-// The lanes forms are not only the tree modes': BLAKE2Xb's (BLAKE2Xs's) output blocks are
-// independent one-block compressions of one H0, made four (eight) at a time on the blake2bp
-// (blake2sp) serving, so `kernel =` governs them too; same contract and self-test, no row of
-// their own (provider/blake2x.cpp).
+// The lanes forms also make BLAKE2Xb's (BLAKE2Xs's) output blocks, independent compressions of
+// one H0, four (eight) at a time: `kernel =` governs them too, with the same contract and
+// self-test and no row of their own (provider/blake2x.cpp).
 inline constexpr FormRow kForms[] = {
     {Form::blake2b, Member::blake2b, 1, "kernel", "BLAKE2b", "native", 24, 7, 700},
     {Form::blake2bp, Member::blake2b, 4, "blake2bp", "BLAKE2bp", "native 4-lane", 24, 5, 500},
@@ -55,12 +52,9 @@ constexpr size_t index_of(Form form) noexcept {
     return static_cast<size_t>(form);
 }
 
-// The first use of the provider calibrates every form; together they stay within 2 ms.
-inline constexpr double kFirstUseBudgetMicroseconds = 2000;
-
 // Each row at its Form's index; a multi-lane form at its tree mode's lanes (the native kernels'
 // and the self-tests' count), right after its member's single-lane form (whose facts its lane by
-// lane candidates take); the budgets' sum within the first use's.
+// lane candidates take); the budgets' sum within 2 ms, the first use's, which calibrates them all.
 constexpr bool forms_are_sound() noexcept {
     bool sound = true;
     double sum = 0;
@@ -74,18 +68,9 @@ constexpr bool forms_are_sound() noexcept {
                                 kForms[f - 1].member == row.member && kForms[f - 1].lanes == 1));
         sum += row.budget_microseconds;
     }
-    return sound && sum <= kFirstUseBudgetMicroseconds;
+    return sound && sum <= 2000;
 }
 static_assert(forms_are_sound(), "kForms: a row out of place, lanes not the tree mode's, or over");
-
-// What is typed per form, once per row: {make(0), make(1), ...}, each form's index a constant.
-template <class Make>
-constexpr auto per_form(Make make) noexcept {
-    const auto each = [make]<size_t... form>(std::index_sequence<form...>) {
-        return std::array{make(std::integral_constant<size_t, form>{})...};
-    };
-    return each(std::make_index_sequence<kFormCount>{});
-}
 
 // One way to serve a form: a row's own entry point for it, or its single-lane one lane by lane.
 struct Candidate {
@@ -147,7 +132,6 @@ typename Family::LanesKernel lanes_kernel(const Serving& serving) noexcept {
 
 // --- The pieces serve() is made of, for tests and diagnostics.
 
-// Whether a CPU with these features may run the kernel's row.
 constexpr bool cpu_can_run(KernelId id, const cpu::CpuFeatures& features) noexcept {
     return registry::meets(registry::row_of(id).need, features);
 }
@@ -171,9 +155,8 @@ std::span<const Measurement> measurements(Form form) noexcept;
 double calibration_microseconds(Form form) noexcept;
 bool calibration_has_run() noexcept;
 
-// The form's self-test: a single-lane entry reproduces a known digest; a multi-lane one
-// reproduces the reference lane by lane on edge cases (counter carry, distinct flags per lane,
-// shared and strided blocks). self_test.cpp.
+// The form's self-test: a single-lane entry must reproduce a known digest, a multi-lane one the
+// reference lane by lane on edge cases.
 bool passes_self_test(Form form, const Entry& entry) noexcept;
 
 // clock_gettime, not std::chrono: the module must not need libstdc++ (see once.hpp).
@@ -184,9 +167,8 @@ inline double monotonic_nanoseconds() noexcept {
 }
 
 // best_nanoseconds[i] = the least time_one(i) over up to `max_rounds` rounds, for each i with
-// is_usable(i) (the others untouched). Each round times every candidate once, so frequency changes
-// and noise hit them alike; it stops before a further round would overrun the budget (rounds take
-// about equally long).
+// is_usable(i) (the others untouched). Each round times every candidate once, so noise hits them
+// alike; it stops before a further round (as long as the average) would overrun the budget.
 template <class IsUsable, class TimeOne>
 void time_best_of_rounds(size_t count, int max_rounds, double budget_microseconds,
                          IsUsable is_usable, TimeOne time_one, double best_nanoseconds[]) noexcept {

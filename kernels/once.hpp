@@ -22,17 +22,10 @@
 #include <cstdint>
 
 namespace blake2simd {
-
 namespace once_detail {
-
 // Bumped in every child by a pthread_atfork child handler: an atomic add, no allocation.
 inline constinit std::atomic<uint32_t> g_fork_epoch{0};
 inline constinit std::atomic<bool> g_fork_handler_registered{false};
-
-inline void bump_fork_epoch() noexcept {
-    g_fork_epoch.fetch_add(1, std::memory_order_relaxed);
-}
-
 }  // namespace once_detail
 
 // This process as a claim tag, never 0 or all ones: its pid and its fork epoch. A pid alone can
@@ -44,7 +37,9 @@ inline void bump_fork_epoch() noexcept {
 inline uint64_t process_tag() noexcept {
     using namespace once_detail;
     if (!g_fork_handler_registered.load(std::memory_order_acquire) &&
-        pthread_atfork(nullptr, nullptr, &bump_fork_epoch) == 0) {
+        pthread_atfork(nullptr, nullptr, []() noexcept {
+            g_fork_epoch.fetch_add(1, std::memory_order_relaxed);
+        }) == 0) {
         g_fork_handler_registered.store(true, std::memory_order_release);
     }
     const uint64_t epoch = g_fork_epoch.load(std::memory_order_relaxed);
@@ -58,31 +53,26 @@ class Published final {
   public:
     constexpr Published() noexcept = default;
 
-    // The published value, or nullptr.
     const T* get() const noexcept {
         return m_state.load(std::memory_order_acquire) == kPublished ? &m_value : nullptr;
     }
 
     // Publishes `value` unless a value is published already; returns the published one.
     const T& publish(const T& value) noexcept {
-        for (;;) {
-            uint64_t state = m_state.load(std::memory_order_acquire);
-            if (state == kPublished) {
-                return m_value;
-            }
-            const uint64_t self = process_tag();
+        const uint64_t self = process_tag();
+        for (uint64_t state = m_state.load(std::memory_order_acquire); state != kPublished;
+             state = m_state.load(std::memory_order_acquire)) {
             if (state == self) {
                 // Another thread of this process is copying its value in: a few nanoseconds.
                 sched_yield();
-                continue;
-            }
-            // Unclaimed, or claimed by a process this one was forked from (that thread is gone).
-            if (m_state.compare_exchange_weak(state, self, std::memory_order_acquire)) {
+            } else if (m_state.compare_exchange_weak(state, self, std::memory_order_acquire)) {
+                // It was unclaimed, or claimed by a process this one was forked from (whose
+                // claiming thread is gone).
                 m_value = value;
                 m_state.store(kPublished, std::memory_order_release);
-                return m_value;
             }
         }
+        return m_value;
     }
 
   private:
@@ -106,7 +96,6 @@ class ComputedOnce final {
         }
         return s_published.publish(compute());
     }
-    // Whether a value is published; never computes it.
     static bool computed() noexcept { return s_published.get() != nullptr; }
 
   private:

@@ -1,11 +1,13 @@
-// The one selection process behind every form (forms.hpp says what it does).
+// The one selection process behind every form, self-tests included (forms.hpp says what it does).
 // SPDX-License-Identifier: Apache-2.0
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 
 #include "baseline_guard.hpp"
+#include "digest_bytes.hpp"
 #include "forms.hpp"
 #include "lanes_by_lane.hpp"
 #include "once.hpp"
@@ -13,14 +15,20 @@
 namespace blake2simd::dispatch {
 namespace {
 
-// --- the candidates, from the registry's rows
+// What is typed per form, once per row: {make(0), make(1), ...}, each form's index a constant.
+template <class Make>
+constexpr auto per_form(Make make) noexcept {
+    const auto each = [make]<size_t... form>(std::index_sequence<form...>) {
+        return std::array{make(std::integral_constant<size_t, form>{})...};
+    };
+    return each(std::make_index_sequence<kFormCount>{});
+}
 
 constexpr size_t kMaxCandidates = 2 * registry::kKnownKernelCount;
 
 struct CandidateList {
     Candidate items[kMaxCandidates];
     size_t count;
-
     constexpr void add(const Candidate& candidate) noexcept { items[count++] = candidate; }
     constexpr std::span<const Candidate> span() const noexcept { return {items, count}; }
 };
@@ -32,8 +40,7 @@ constexpr Entry entry_of(Fn Entry::*field, Fn compress) noexcept {
     return entry;
 }
 
-// The built rows with the member's single form (`lanes` false) or a native multi-lane one, each
-// with its own entry point for it.
+// The built rows with a single-lane (or, `lanes`, a native multi-lane) kernel of the member.
 template <class Family, bool lanes>
 constexpr CandidateList natives() noexcept {
     CandidateList list{};
@@ -48,36 +55,143 @@ constexpr CandidateList natives() noexcept {
     return list;
 }
 
-// A single-lane form: the member's single-lane kernels, the reference first. A multi-lane form:
-// each of those lane by lane (candidate i is the single-lane form's candidate i), then the
-// native multi-lane kernels.
+// A multi-lane form's candidates: the single-lane form's each lane by lane (so candidate i is
+// its candidate i), then the native multi-lane kernels.
 template <class Family, size_t kLanes, size_t... single>
-constexpr CandidateList make_candidates(std::index_sequence<single...>) noexcept {
+constexpr CandidateList by_lane_then_natives(std::index_sequence<single...>) noexcept {
     constexpr CandidateList kSingles = natives<Family, false>();
-    if constexpr (kLanes == 1) {
-        return kSingles;
+    CandidateList all{
+        {{kSingles.items[single].id, true,
+          entry_of(Family::kLanesEntry,
+                   &compress_by_lane<Family, kSingles.items[single].entry.*Family::kSingleEntry,
+                                     kLanes>)}...},
+        sizeof...(single)};
+    for (const Candidate& native : natives<Family, true>().span()) {
+        all.add(native);
+    }
+    return all;
+}
+
+// A single-lane form's candidates are the member's single-lane kernels, the reference first.
+constexpr auto kCandidates = per_form([](auto form) {
+    using Family = FamilyOf<kForms[form].member>;
+    if constexpr (kForms[form].lanes == 1) {
+        return natives<Family, false>();
     } else {
-        CandidateList all{};
-        (all.add(
-             {kSingles.items[single].id, true,
-              entry_of(Family::kLanesEntry,
-                       &compress_by_lane<Family, kSingles.items[single].entry.*Family::kSingleEntry,
-                                         kLanes>)}),
-         ...);
-        for (const Candidate& native : natives<Family, true>().span()) {
-            all.add(native);
+        return by_lane_then_natives<Family, kForms[form].lanes>(
+            std::make_index_sequence<natives<Family, false>().count>{});
+    }
+});
+
+constexpr size_t kKnownAnswerBytes = 300;
+
+// The digests of bytes (i % 251) for i in 0..299, computed with Python's hashlib.blake2b
+// (64 bytes) and hashlib.blake2s (32 bytes).
+constexpr uint8_t kExpectedBlake2b[kBlake2bMaxDigestBytes] = {
+    0x3a, 0x48, 0x2b, 0x77, 0x48, 0xb0, 0xbd, 0xc4, 0x3c, 0x3d, 0x00, 0xc0, 0x80, 0x89, 0x0c, 0x10,
+    0xe5, 0x7a, 0x9a, 0xa5, 0x61, 0x8f, 0x78, 0xb8, 0x60, 0x67, 0xeb, 0x7e, 0xaa, 0xe4, 0x94, 0x2a,
+    0xcd, 0x96, 0xd8, 0x27, 0xac, 0xcb, 0xc1, 0x69, 0x58, 0x36, 0x4a, 0xe5, 0xb0, 0xdf, 0x61, 0x05,
+    0xbb, 0xd3, 0xb1, 0x54, 0x45, 0x09, 0x2e, 0xba, 0x11, 0x37, 0xb5, 0xf6, 0x9c, 0x10, 0x70, 0xf1,
+};
+constexpr uint8_t kExpectedBlake2s[kBlake2sMaxDigestBytes] = {
+    0x20, 0x3d, 0x64, 0x41, 0x34, 0x92, 0x13, 0xc6, 0xb2, 0xb7, 0x27, 0xd0, 0xac, 0x6b, 0xeb, 0x36,
+    0x5f, 0x32, 0x93, 0x8c, 0xef, 0x2c, 0xd0, 0x67, 0x7f, 0x2a, 0x6b, 0x7f, 0x8c, 0xb0, 0x2d, 0xd7,
+};
+
+template <class Family>
+bool passes_known_answer(typename Family::Compress compress) noexcept {
+    const uint8_t* expected =
+        Family::kMember == Member::blake2b ? kExpectedBlake2b : kExpectedBlake2s;
+    using Word = typename Family::Word;
+    constexpr size_t kBlock = Family::kBlockBytes;
+    constexpr size_t kFullBlocks = (kKnownAnswerBytes - 1) / kBlock;
+    uint8_t message[(kFullBlocks + 1) * kBlock] = {};  // the last block zero-padded
+    for (size_t i = 0; i < kKnownAnswerBytes; ++i) {
+        message[i] = static_cast<uint8_t>(i % 251);
+    }
+    typename Family::State state{};
+    std::memcpy(state.h, Family::kIV, sizeof state.h);
+    state.h[0] ^= static_cast<Word>(0x01010000U | Family::kMaxDigestBytes);  // depth 1, fanout 1
+    compress(&state, message, kFullBlocks, static_cast<Word>(kBlock));
+    state.f[0] = static_cast<Word>(~Word{0});
+    compress(&state, message + kFullBlocks * kBlock, 1,
+             static_cast<Word>(kKnownAnswerBytes - kFullBlocks * kBlock));
+    uint8_t digest[Family::kMaxDigestBytes];
+    write_digest(state, digest, sizeof digest);
+    return std::memcmp(digest, expected, sizeof digest) == 0;
+}
+
+constexpr size_t kTestSteps = 3;
+
+template <class Family, size_t kLanes>
+void initial_test_states(typename Family::State* states) noexcept {
+    using Word = typename Family::Word;
+    constexpr Word kMax = static_cast<Word>(~Word{0});
+    constexpr Word kHigh = static_cast<Word>(Word{1} << (sizeof(Word) * 8 - 24));
+    // Distinct chaining values; lanes 1 and 3 (mod 4) carry out of t[0] during the test;
+    // every combination of the two flags occurs.
+    constexpr Word kCounters[4] = {0, kMax - 200, kHigh, kMax - 127};
+    for (size_t lane = 0; lane < kLanes; ++lane) {
+        for (size_t i = 0; i < 8; ++i) {
+            states[lane].h[i] =
+                Family::kIV[i] ^ static_cast<Word>(0x0123456789abcdefULL * (lane * 8 + i + 1));
         }
-        return all;
+        states[lane].t[0] = static_cast<Word>(kCounters[lane % 4] - lane / 4);
+        states[lane].t[1] = static_cast<Word>(lane * 0x1000000001ULL);
+        states[lane].f[0] = (lane & 1) != 0 ? kMax : 0;
+        states[lane].f[1] = (lane & 2) != 0 ? kMax : 0;
     }
 }
 
-constexpr auto kCandidates = per_form([](auto form) {
-    using Family = FamilyOf<kForms[form].member>;
-    return make_candidates<Family, kForms[form].lanes>(
-        std::make_index_sequence<natives<Family, false>().count>{});
-});
+template <class Family, size_t kLanes>
+void run_test_calls(typename Family::CompressLanes compress, typename Family::State* states,
+                    const uint8_t* area) noexcept {
+    constexpr auto kBlock = static_cast<typename Family::Word>(Family::kBlockBytes);
+    // The tree mode's layout from an odd address; one block shared by all lanes (a key block);
+    // contiguous runs in arbitrary order.
+    const uint8_t* tree[kLanes];
+    const uint8_t* shared[kLanes];
+    const uint8_t* runs[kLanes];
+    for (size_t lane = 0; lane < kLanes; ++lane) {
+        tree[lane] = area + 1 + lane * kBlock;
+        shared[lane] = area + 7;
+        runs[lane] = area + ((lane * 5 + 3) % kLanes) * kBlock + (lane * 7) % 11;
+    }
+    compress(states, tree, kTestSteps, kLanes * kBlock, kBlock);
+    compress(states, shared, 1, 0, kBlock / 2 + 13);  // a partial-block increment
+    compress(states, runs, 2, kBlock, kBlock);
+    compress(states, runs, 0, kBlock, kBlock);  // zero blocks must change nothing
+}
 
-// --- this process's facts and calibration
+// `compress` against the reference kernel (the registry's first row) lane by lane.
+template <class Family, size_t kLanes>
+bool lanes_pass_self_test(typename Family::CompressLanes compress) noexcept {
+    constexpr auto kReference =
+        &compress_by_lane<Family, registry::kKernelRows[0].entries<Family>().single, kLanes>;
+    constexpr size_t kAreaBytes = 16 + kTestSteps * kLanes * Family::kBlockBytes;
+    uint8_t area[kAreaBytes];
+    for (size_t i = 0; i < kAreaBytes; ++i) {
+        area[i] = static_cast<uint8_t>((i * 167 + 13) ^ (i >> 8));
+    }
+    typename Family::State expected[kLanes];
+    typename Family::State actual[kLanes];
+    initial_test_states<Family, kLanes>(expected);
+    initial_test_states<Family, kLanes>(actual);
+    run_test_calls<Family, kLanes>(kReference, expected, area);
+    run_test_calls<Family, kLanes>(compress, actual, area);
+    return std::memcmp(expected, actual, sizeof expected) == 0;
+}
+
+template <size_t form>
+bool form_passes(const Entry& entry) noexcept {
+    using Family = FamilyOf<kForms[form].member>;
+    constexpr size_t kLanes = kForms[form].lanes;
+    if constexpr (kLanes == 1) {
+        return passes_known_answer<Family>(entry.*Family::kSingleEntry);
+    } else {
+        return lanes_pass_self_test<Family, kLanes>(entry.*Family::kLanesEntry);
+    }
+}
 
 using Facts = std::array<Measurement, kMaxCandidates>;  // usable only, no speeds
 
@@ -107,7 +221,7 @@ constexpr auto kFacts =
 
 constexpr size_t kMessageBytes = 16 * 1024;
 
-// One timed call of `entry` over calibration_units blocks into each lane of `message`.
+// The time of one call of `entry` over calibration_units blocks into each lane of `message`.
 template <size_t form>
 double time_one_call(const Entry& entry, const uint8_t* message) noexcept {
     using Family = FamilyOf<kForms[form].member>;
@@ -164,17 +278,11 @@ Calibrated calibrate() noexcept {
 
 using ProcessCalibration = ComputedOnce<Calibrated, &calibrate>;
 
-// --- the request
-
 bool names_match(std::string_view request, std::string_view name) noexcept {
-    const auto lower = [](char c) {
-        return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-    };
-    return std::equal(request.begin(), request.end(), name.begin(), name.end(),
-                      [lower](char r, char n) { return lower(r) == n; });
+    return std::equal(request.begin(), request.end(), name.begin(), name.end(), [](char r, char n) {
+        return (r >= 'A' && r <= 'Z' ? static_cast<char>(r - 'A' + 'a') : r) == n;
+    });
 }
-
-// --- the choice
 
 constexpr size_t kNone = ~size_t{0};
 
@@ -214,8 +322,7 @@ struct View {
         }
         return chosen;
     }
-    // Row `id`'s usable candidate, native before lane by lane (a row has at most one of each),
-    // or kNone.
+    // Row `id`'s usable candidate (a row has at most one of each kind), native first, or kNone.
     size_t of_row(KernelId id) const noexcept {
         size_t found = kNone;
         for (size_t i = 0; i < candidates.size(); ++i) {
@@ -338,13 +445,12 @@ std::span<const Candidate> candidates(Form form) noexcept {
 }
 
 std::span<const Measurement> facts(Form form) noexcept {
-    const size_t f = index_of(form);
-    return {kFacts[f]().data(), kCandidates[f].count};
+    return {kFacts[index_of(form)]().data(), kCandidates[index_of(form)].count};
 }
 
 std::span<const Measurement> measurements(Form form) noexcept {
-    const size_t f = index_of(form);
-    return {ProcessCalibration::get().measurements[f], kCandidates[f].count};
+    return {ProcessCalibration::get().measurements[index_of(form)],
+            kCandidates[index_of(form)].count};
 }
 
 double calibration_microseconds(Form form) noexcept {
@@ -353,6 +459,11 @@ double calibration_microseconds(Form form) noexcept {
 
 bool calibration_has_run() noexcept {
     return ProcessCalibration::computed();
+}
+
+bool passes_self_test(Form form, const Entry& entry) noexcept {
+    static constexpr auto kSelfTests = per_form([](auto f) { return &form_passes<f>; });
+    return kSelfTests[index_of(form)](entry);
 }
 
 bool reference_kernel_works() noexcept {

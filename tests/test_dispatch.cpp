@@ -254,6 +254,161 @@ void test_choose_form(b2kernels_test::Checks& checks, const FormRow& form) {
     std::printf("%s: the pure choice over %zu synthetic candidates checked\n", form.label, n);
 }
 
+// Every form refuses and falls back alike, row by row of one table: auto, each row by name, rows
+// the CPU cannot run, a row whose self-test fails (natively only, then wholly), an unknown name,
+// no kernel name, and a failed reference. Each cell is a literal part of the form's description.
+enum class Broken { nothing, native, row, reference };
+
+struct RefusalRow {
+    const char* request;
+    unsigned features;  // features_from_mask
+    Broken broken;      // which candidates of the requested row (or the reference) are unusable
+    const char* expected[dispatch::kFormCount];  // BLAKE2b, BLAKE2bp, BLAKE2s, BLAKE2sp
+};
+
+constexpr unsigned kSsse3Only = 1;
+constexpr unsigned kEveryFeature = 31;
+// x64 needs only an x86-64 build.
+const bool kX64Runs = registry::meets(registry::CpuNeed::x86_64, CpuFeatures{});
+
+const std::vector<RefusalRow>& refusal_table() {
+    static const std::vector<RefusalRow> rows = {
+        {"auto", kSsse3Only, Broken::nothing, {"(auto: ", "(auto: ", "(auto: ", "(auto: "}},
+        {"ref",
+         kSsse3Only,
+         Broken::nothing,
+         {"ref (requested)", "ref (as the kernel, lane by lane)", "ref (requested)",
+          "ref (as the kernel, lane by lane)"}},
+        {"x64",
+         kSsse3Only,
+         Broken::nothing,
+         {kX64Runs ? "x64 (requested)" : "'x64' is not supported by this CPU",
+          kX64Runs ? "x64 (as the kernel, lane by lane)" : "'x64' is not supported by this CPU",
+          kX64Runs ? "x64 (requested)" : "'x64' is not supported by this CPU",
+          kX64Runs ? "x64 (as the kernel, lane by lane)" : "'x64' is not supported by this CPU"}},
+        {"ssse3",
+         kSsse3Only,
+         Broken::nothing,
+         {"ssse3 (requested)", "ssse3 (as the kernel, lane by lane)", "ssse3 (requested)",
+          "ssse3 (as the kernel, lane by lane)"}},
+        {"avx",
+         kSsse3Only,
+         Broken::nothing,
+         {"auto; requested 'avx' is not supported by this CPU: fastest of",
+          "auto; requested 'avx' is not supported by this CPU: fastest of",
+          "auto; requested 'avx' is not supported by this CPU: fastest of",
+          "auto; requested 'avx' is not supported by this CPU: fastest of"}},
+        {"avx2",
+         kSsse3Only,
+         Broken::nothing,
+         {"'avx2' is not supported by this CPU", "'avx2' is not supported by this CPU",
+          "auto; requested 'avx2' has no BLAKE2s form: fastest of",
+          "'avx2' is not supported by this CPU"}},
+        {"avx2",
+         kEveryFeature,
+         Broken::nothing,
+         {"avx2 (requested)", "avx2 (as the kernel, native 4-lane)", "'avx2' has no BLAKE2s form",
+          "avx2 (as the kernel, native 8-lane)"}},
+        {"avx512",
+         kSsse3Only,
+         Broken::nothing,
+         {"'avx512' is not supported by this CPU", "'avx512' is not supported by this CPU",
+          "'avx512' is not supported by this CPU", "'avx512' is not supported by this CPU"}},
+        {"avx512",
+         kEveryFeature,
+         Broken::nothing,
+         {"avx512 (requested)", "avx512 (as the kernel, native 4-lane)", "avx512 (requested)",
+          "avx512 (as the kernel, native 8-lane)"}},
+        {"avx512",
+         kEveryFeature,
+         Broken::native,
+         {"auto; requested 'avx512' failed its self-test: fastest of",
+          "avx512 (as the kernel, lane by lane)",
+          "auto; requested 'avx512' failed its self-test: fastest of",
+          "avx512 (as the kernel, lane by lane)"}},
+        {"avx512",
+         kEveryFeature,
+         Broken::row,
+         {"'avx512' failed its self-test", "'avx512' failed its self-test",
+          "'avx512' failed its self-test", "'avx512' failed its self-test"}},
+        {"nope",
+         kEveryFeature,
+         Broken::nothing,
+         {"auto; requested 'nope' is unknown or not built in: fastest of",
+          "auto; requested 'nope' is unknown or not built in: fastest of",
+          "auto; requested 'nope' is unknown or not built in: fastest of",
+          "auto; requested 'nope' is unknown or not built in: fastest of"}},
+        {"a b",
+         kEveryFeature,
+         Broken::nothing,
+         {"(auto; the request is not a kernel name", "(auto; the request is not a kernel name",
+          "(auto; the request is not a kernel name", "(auto; the request is not a kernel name"}},
+        {"ref",
+         kEveryFeature,
+         Broken::reference,
+         {"none (the reference kernel failed its self-test)",
+          "none (the reference kernel failed its self-test)",
+          "none (the reference kernel failed its self-test)",
+          "none (the reference kernel failed its self-test)"}},
+    };
+    return rows;
+}
+
+// A row's name as a named request whether or not this build has it: the pure choice sees them all.
+KernelRequest request_of(const char* text) {
+    for (const registry::KernelRow& row : registry::kKernelRows) {
+        if (std::string_view(row.name) == text) {
+            KernelRequest named{Kind::named, row.id, {}};
+            std::snprintf(named.shown, sizeof named.shown, "%s", row.name);
+            return named;
+        }
+    }
+    return dispatch::parse_request(text);
+}
+
+std::vector<Measurement> measurements_for(const std::vector<Candidate>& candidates,
+                                          const KernelRequest& request, Broken broken) {
+    std::vector<Measurement> measurements;
+    for (const Candidate& c : candidates) {
+        const bool of_row = request.kind == Kind::named && c.id == request.id;
+        const bool unusable = (broken == Broken::row && of_row) ||
+                              (broken == Broken::native && of_row && !c.lane_by_lane) ||
+                              (broken == Broken::reference && c.id == KernelId::ref);
+        measurements.push_back({!unusable, 100.0});  // a tie everywhere: the earliest serves
+    }
+    return measurements;
+}
+
+void test_refusals_alike(b2kernels_test::Checks& checks) {
+    size_t cells = 0;
+    for (const RefusalRow& row : refusal_table()) {
+        const KernelRequest request = request_of(row.request);
+        const CpuFeatures features = features_from_mask(row.features);
+        for (const FormRow& form : dispatch::kForms) {
+            const std::vector<Candidate> candidates = every_candidate(form);
+            const std::vector<Measurement> measurements =
+                measurements_for(candidates, request, row.broken);
+            const dispatch::Serving s =
+                dispatch::choose(form.form, request, features, candidates, measurements);
+            const dispatch::Serving automatic = dispatch::choose(
+                form.form, dispatch::parse_request("auto"), features, candidates, measurements);
+            const std::string what = std::string(form.label) + " '" + row.request +
+                                     "': " + s.description + " contains " +
+                                     row.expected[dispatch::index_of(form.form)];
+            checks.check(contains(s.description, row.expected[dispatch::index_of(form.form)]),
+                         what.c_str());
+            const bool refused = s.automatic && request.kind != Kind::automatic;
+            checks.check(!refused || (s.candidate.id == automatic.candidate.id &&
+                                      s.candidate.lane_by_lane == automatic.candidate.lane_by_lane),
+                         "a refused request gets the automatic choice, in every form");
+            checks.check(request.kind != Kind::not_a_name || !contains(s.description, row.request),
+                         "no kernel name is never echoed");
+            ++cells;
+        }
+    }
+    std::printf("refusals and fallbacks: %zu cells (requests x forms) checked alike\n", cells);
+}
+
 // --- this process
 
 // The first servings race from several threads (named and automatic requests): one detection,
@@ -457,6 +612,7 @@ int main() {
     for (const FormRow& form : dispatch::kForms) {
         test_choose_form(checks, form);
     }
+    test_refusals_alike(checks);
     test_self_tests_reject(checks);
     checks.check(!dispatch::calibration_has_run(), "choose() alone does not calibrate");
     if (std::getenv("BLAKE2SIMD_TEST_CONCURRENT_FIRST_USE") != nullptr) {
