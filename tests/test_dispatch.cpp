@@ -271,62 +271,71 @@ constexpr unsigned kEveryFeature = 31;
 // x64 needs only an x86-64 build.
 const bool kX64Runs = registry::meets(registry::CpuNeed::x86_64, CpuFeatures{});
 
+const char* name_of(KernelId id) {
+    return registry::row_of(id).name;
+}
+
 const std::vector<RefusalRow>& refusal_table() {
     static const std::vector<RefusalRow> rows = {
         {"auto", kSsse3Only, Broken::nothing, {"(auto: ", "(auto: ", "(auto: ", "(auto: "}},
-        {"ref",
+        {name_of(KernelId::ref),
          kSsse3Only,
          Broken::nothing,
          {"ref (requested)", "ref (as the kernel, lane by lane)", "ref (requested)",
           "ref (as the kernel, lane by lane)"}},
-        {"x64",
+        {name_of(KernelId::x64),
          kSsse3Only,
          Broken::nothing,
          {kX64Runs ? "x64 (requested)" : "'x64' is not supported by this CPU",
           kX64Runs ? "x64 (as the kernel, lane by lane)" : "'x64' is not supported by this CPU",
           kX64Runs ? "x64 (requested)" : "'x64' is not supported by this CPU",
           kX64Runs ? "x64 (as the kernel, lane by lane)" : "'x64' is not supported by this CPU"}},
-        {"ssse3",
+        {name_of(KernelId::ssse3),
          kSsse3Only,
          Broken::nothing,
          {"ssse3 (requested)", "ssse3 (as the kernel, lane by lane)", "ssse3 (requested)",
           "ssse3 (as the kernel, lane by lane)"}},
-        {"avx",
+        {name_of(KernelId::avx),
          kSsse3Only,
          Broken::nothing,
          {"auto; requested 'avx' is not supported by this CPU: fastest of",
           "auto; requested 'avx' is not supported by this CPU: fastest of",
           "auto; requested 'avx' is not supported by this CPU: fastest of",
           "auto; requested 'avx' is not supported by this CPU: fastest of"}},
-        {"avx2",
+        {name_of(KernelId::avx),
+         kEveryFeature,
+         Broken::nothing,
+         {"avx (requested)", "avx (as the kernel, lane by lane)", "avx (requested)",
+          "avx (as the kernel, lane by lane)"}},
+        {name_of(KernelId::avx2),
          kSsse3Only,
          Broken::nothing,
          {"'avx2' is not supported by this CPU", "'avx2' is not supported by this CPU",
           "auto; requested 'avx2' has no BLAKE2s form: fastest of",
           "'avx2' is not supported by this CPU"}},
-        {"avx2",
+        {name_of(KernelId::avx2),
          kEveryFeature,
          Broken::nothing,
          {"avx2 (requested)", "avx2 (as the kernel, native 4-lane)", "'avx2' has no BLAKE2s form",
           "avx2 (as the kernel, native 8-lane)"}},
-        {"avx512",
+        {name_of(KernelId::avx512),
          kSsse3Only,
          Broken::nothing,
          {"'avx512' is not supported by this CPU", "'avx512' is not supported by this CPU",
           "'avx512' is not supported by this CPU", "'avx512' is not supported by this CPU"}},
-        {"avx512",
+        {name_of(KernelId::avx512),
          kEveryFeature,
          Broken::nothing,
          {"avx512 (requested)", "avx512 (as the kernel, native 4-lane)", "avx512 (requested)",
           "avx512 (as the kernel, native 8-lane)"}},
-        {"avx512",
+        {name_of(KernelId::avx512),
          kEveryFeature,
          Broken::native,
          {"auto; requested 'avx512' failed its self-test: fastest of",
           "avx512 (as the kernel, lane by lane)",
           "auto; requested 'avx512' failed its self-test: fastest of",
           "avx512 (as the kernel, lane by lane)"}},
-        {"avx512",
+        {name_of(KernelId::avx512),
          kEveryFeature,
          Broken::row,
          {"'avx512' failed its self-test", "'avx512' failed its self-test",
@@ -343,7 +352,7 @@ const std::vector<RefusalRow>& refusal_table() {
          Broken::nothing,
          {"(auto; the request is not a kernel name", "(auto; the request is not a kernel name",
           "(auto; the request is not a kernel name", "(auto; the request is not a kernel name"}},
-        {"ref",
+        {name_of(KernelId::ref),
          kEveryFeature,
          Broken::reference,
          {"none (the reference kernel failed its self-test)",
@@ -405,6 +414,13 @@ void test_refusals_alike(b2kernels_test::Checks& checks) {
                          "no kernel name is never echoed");
             ++cells;
         }
+    }
+    for (const registry::KernelRow& kernel : registry::kKernelRows) {
+        bool requested = false;
+        for (const RefusalRow& row : refusal_table()) {
+            requested = requested || std::string_view(row.request) == kernel.name;
+        }
+        checks.check(requested, "the refusal table requests every registry row by name");
     }
     std::printf("refusals and fallbacks: %zu cells (requests x forms) checked alike\n", cells);
 }
