@@ -15,9 +15,6 @@ namespace b2kernels_test {
 
 using b2test::kSkipExitCode;
 
-// The name test_dispatch.cpp still spells; it is b2test::Report, not a second tally.
-using Checks = b2test::Report;
-
 // splitmix64: small and deterministic, so a failure reproduces from the seed.
 class Random final {
   public:

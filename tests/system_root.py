@@ -40,10 +40,19 @@ def check_prerequisites():
         skip("chroot is not permitted here")
 
 
+def base_works(base):
+    """The stamp outlives files lost since (a full disk, a killed copy): what the tests run must run."""
+    ran = subprocess.run(["chroot", base, "/usr/bin/env", "-i", f"PATH={PATH}", "sh", "-c",
+                          "openssl version && python3 -c pass"], capture_output=True, timeout=120)
+    if ran.returncode != 0:
+        print(f"note: the cached {base.name} root does not run openssl and python3; making it again")
+    return ran.returncode == 0
+
+
 def cached_base(cache, suite):
     """A copy of the shared pristine root of the suite with the package's dependencies, made once."""
     base = cache / f"{suite}-base"
-    if (base / ".ok").is_file():
+    if (base / ".ok").is_file() and base_works(base):
         return base
     made = subprocess.run(["sh", str(DEBIAN_ROOT), suite], stdout=subprocess.PIPE, text=True,
                           timeout=1500)

@@ -41,7 +41,7 @@ CpuFeatures features_from_mask(unsigned mask) {
 
 // --- the request
 
-void test_parse_request(b2kernels_test::Checks& checks) {
+void test_parse_request(b2test::Report& checks) {
     checks.check(dispatch::parse_request("").kind == Kind::automatic, "empty means auto");
     checks.check(dispatch::parse_request("AUTO").kind == Kind::automatic, "AUTO means auto");
     for (const registry::KernelRow& row : registry::kKernelRows) {
@@ -159,7 +159,7 @@ size_t index_in(const Case& c, const dispatch::Serving& s) {
     return c.candidates.size();
 }
 
-void check_automatic(b2kernels_test::Checks& checks, const Case& c, const dispatch::Serving& s,
+void check_automatic(b2test::Report& checks, const Case& c, const dispatch::Serving& s,
                      size_t chosen) {
     checks.check(s.automatic && contains(s.description, "auto") && contains(s.description, "MB/s"),
                  "automatic: said, with the speed");
@@ -180,7 +180,7 @@ void check_automatic(b2kernels_test::Checks& checks, const Case& c, const dispat
     }
 }
 
-void check_choice(b2kernels_test::Checks& checks, const Case& c) {
+void check_choice(b2test::Report& checks, const Case& c) {
     const dispatch::Serving s =
         dispatch::choose(c.form.form, c.request, c.features, c.candidates, c.measurements);
     if (!c.usable(0)) {
@@ -218,7 +218,7 @@ double rank(unsigned order, size_t i, size_t count) {
                         : 1.0;
 }
 
-void test_choose_form(b2kernels_test::Checks& checks, const FormRow& form) {
+void test_choose_form(b2test::Report& checks, const FormRow& form) {
     const std::vector<Candidate> candidates = every_candidate(form);
     const std::vector<KernelRequest> requests = every_request();
     const size_t n = candidates.size();
@@ -388,7 +388,7 @@ std::vector<Measurement> measurements_for(const std::vector<Candidate>& candidat
     return measurements;
 }
 
-void test_refusals_alike(b2kernels_test::Checks& checks) {
+void test_refusals_alike(b2test::Report& checks) {
     size_t cells = 0;
     for (const RefusalRow& row : refusal_table()) {
         const KernelRequest request = request_of(row.request);
@@ -478,7 +478,7 @@ bool expected_usable(const FormRow& form, const Candidate& candidate) {
     return false;
 }
 
-void check_live_candidates(b2kernels_test::Checks& checks, const FormRow& form, size_t automatic) {
+void check_live_candidates(b2test::Report& checks, const FormRow& form, size_t automatic) {
     const auto candidates = dispatch::candidates(form.form);
     const auto measurements = dispatch::measurements(form.form);
     checks.check(!candidates.empty() && candidates[0].id == KernelId::ref &&
@@ -506,7 +506,7 @@ void check_live_candidates(b2kernels_test::Checks& checks, const FormRow& form, 
 
 // Every row by name: served by name exactly when the row has a usable candidate in the form,
 // else the automatic choice, naming the request; a named serving does not calibrate.
-void check_live_requests(b2kernels_test::Checks& checks, const dispatch::Servings& automatic) {
+void check_live_requests(b2test::Report& checks, const dispatch::Servings& automatic) {
     for (const registry::KernelRow& row : registry::kKernelRows) {
         const bool uncalibrated = !dispatch::calibration_has_run();
         const dispatch::Servings named = dispatch::serve(dispatch::parse_request(row.name));
@@ -544,7 +544,7 @@ void check_live_requests(b2kernels_test::Checks& checks, const dispatch::Serving
     std::printf("unknown: %s\n", unknown[0].description);
 }
 
-void test_live_selection(b2kernels_test::Checks& checks) {
+void test_live_selection(b2test::Report& checks) {
     const bool first_use = !dispatch::calibration_has_run();
     const auto start = std::chrono::steady_clock::now();
     const dispatch::KernelRequest request = dispatch::parse_request("auto");
@@ -585,7 +585,7 @@ void test_live_selection(b2kernels_test::Checks& checks) {
 }
 
 // Every form's self-test must be able to fail: the reference with one bit flipped.
-void test_self_tests_reject(b2kernels_test::Checks& checks) {
+void test_self_tests_reject(b2test::Report& checks) {
     using namespace blake2simd;
     const CompressFn b = [](Blake2bState* s, const uint8_t* p, size_t n, uint64_t i) noexcept {
         kernels::compress_ref(s, p, n, i);
@@ -621,7 +621,7 @@ void test_self_tests_reject(b2kernels_test::Checks& checks) {
 }  // namespace
 
 int main() {
-    b2kernels_test::Checks checks("test_dispatch");
+    b2test::Report checks("test_dispatch");
     // Nothing may calibrate at load time: static initialisation is over when main() starts.
     checks.check(!dispatch::calibration_has_run(), "no calibration before the first selection");
     test_parse_request(checks);

@@ -52,7 +52,28 @@ in_root() {
         PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
 }
 
+# A provisioned root is trusted only while what the builds run is there: a stamp survives files
+# deleted or truncated since (a full disk, a killed unpack), so each tool is asked to run too.
+root_works() {
+    local arch triplet
+    for arch in $archs; do
+        triplet=$(triplet_of "$arch")
+        in_root sh -c "cmake --version && ccache --version && $triplet-g++ --version &&
+            qemu-$(qemu_of "$arch") --version && test -s /usr/include/$triplet/openssl/opensslconf.h &&
+            test -x /opt/openssl-$arch/usr/bin/openssl" >/dev/null 2>&1 || return 1
+    done
+}
+
+# The root as the stamps say, then checked: one that lacks a tool (dpkg does not reinstall what
+# it thinks installed) is copied anew from the pristine root and provisioned again.
 make_root() {
+    provision_root && root_works && return 0
+    echo "ci-cross: the provisioned root lacks a tool it needs; making it again"
+    rm -f "$root/.b2-copied"
+    provision_root && root_works
+}
+
+provision_root() {
     if [ ! -f "$root/.b2-copied" ]; then
         local base
         base=$(sh "$source_dir/tools/ci/debian-root.sh" bookworm)
@@ -112,15 +133,26 @@ cross_build_and_test() {
         chmod +x /opt/openssl-$arch/wrapper/openssl"
     local start=$SECONDS
     # A fresh clone is all new to make; ccache (by content) makes its rebuild cheap. A tree
-    # without the stamp of a finished build (a run killed midway) is built anew.
+    # without the stamp of a finished build (a run killed midway) is built anew, and so is a
+    # finished one that no longer builds (an object truncated since), so a broken tree costs
+    # time, never the verdict.
     if ! in_root sh -c "set -e
         export CCACHE_DIR=/build/ccache CCACHE_BASEDIR=/src CCACHE_NOHASHDIR=1
-        [ -f $build/.b2-built ] || rm -rf $build
+        configure_and_build() {
+            cmake -S /src -B $build -DCMAKE_TOOLCHAIN_FILE=/src/cmake/toolchain-$arch.cmake \
+                -DCMAKE_BUILD_TYPE=RelWithDebInfo -DB2_WERROR=ON \
+                -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache &&
+                cmake --build $build -j2
+        }
+        reused=no
+        [ -f $build/.b2-built ] && reused=yes || rm -rf $build
         rm -f $build/.b2-built
-        cmake -S /src -B $build -DCMAKE_TOOLCHAIN_FILE=/src/cmake/toolchain-$arch.cmake \
-            -DCMAKE_BUILD_TYPE=RelWithDebInfo -DB2_WERROR=ON \
-            -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
-        cmake --build $build -j2
+        if ! configure_and_build; then
+            [ \$reused = yes ] || exit 1
+            echo 'ci-cross: $arch: the reused tree failed to build; building it anew'
+            rm -rf $build
+            configure_and_build
+        fi
         touch $build/.b2-built
         PATH=/opt/openssl-$arch/wrapper:\$PATH ctest --test-dir $build -j2 \
             --output-on-failure -LE '^(system|slow)\$' -E '^hardening\.load_unload_1000\$'

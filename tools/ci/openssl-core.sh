@@ -31,9 +31,11 @@ echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror
 apt_options="-o Dir::Etc::SourceList=$apt_dir/sources.list -o Dir::Etc::SourceParts=/nonexistent
     -o Dir::State::Lists=$apt_dir/lists -o Dir::Cache=$apt_dir -o Dir::Cache::archives=$apt_dir/archives"
 
-# A tree counts as built only with its stamp (written last) and the programs the jobs run.
+# A tree counts as built only with its stamp (written last) and the programs the jobs run, and
+# its openssl must run on its own libraries (a stamp outlives a library truncated since).
 built() {
-    [ -f "$1/.blake2simd-built" ] && [ -x "$1/apps/openssl" ] && [ -x "$1/test/evp_test" ]
+    [ -f "$1/.blake2simd-built" ] && [ -x "$1/test/evp_test" ] &&
+        LD_LIBRARY_PATH="$1" "$1/apps/openssl" version >/dev/null 2>&1
 }
 
 if [ -f "$cache/tree" ] && built "$(cat "$cache/tree")"; then
