@@ -28,6 +28,25 @@ root=$cache/root
 logs=$cache/logs
 mkdir -p "$logs" "$cache/archives/partial" "$cache/ccache"
 
+# apt takes a cached .deb of the right size without checking its hash (a damaged one fails the
+# unpack, and the job with it), so a run keeps only the files whose sums a passing quick start
+# recorded, as they were then; anything else is downloaded again.
+archive_sums=$cache/archives/SHA256SUMS
+keep_recorded_archives() {
+    for deb in "$cache"/archives/*.deb; do
+        [ -e "$deb" ] || continue
+        recorded=$(awk -v name="${deb##*/}" '$2 == name { print $1 }' "$archive_sums" \
+            2>/dev/null || true)
+        [ -n "$recorded" ] && [ "$(sha256sum <"$deb" | cut -d' ' -f1)" = "$recorded" ] ||
+            rm -f "$deb"
+    done
+}
+record_archives() {
+    (cd "$cache/archives" && sha256sum -- *.deb >SHA256SUMS.new && mv SHA256SUMS.new SHA256SUMS) ||
+        echo "debian13: the downloaded packages' sums were not recorded: the next run downloads them"
+}
+keep_recorded_archives
+
 if grep -q " $root/" /proc/mounts; then
     echo "debian13: something is mounted under $root: unmount it first" >&2
     exit 1
@@ -84,6 +103,7 @@ in_root 'echo "debian13: $(. /etc/os-release; echo "$PRETTY_NAME")"'
 # The sanitizer build and valgrind run on Debian 12 in the main job; here the suite, TSan and
 # the fuzzers (clang 19) keep the job within CI's time.
 step quickstart "B2_HARDENING_JOBS='tsan fuzz' sh tools/quickstart.sh test"
+case " ${failed:-} " in *" quickstart "*) ;; *) record_archives ;; esac
 in_root 'echo "debian13: OpenSSL $(openssl version | cut -d" " -f2), $(g++ --version | head -n 1), $(clang --version | head -n 1)"'
 
 for type in Release Debug RelWithDebInfo MinSizeRel; do
