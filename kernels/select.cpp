@@ -27,8 +27,8 @@ constexpr auto per_form(Make make) noexcept {
 constexpr size_t kMaxCandidates = 2 * registry::kKnownKernelCount;
 
 struct CandidateList {
-    Candidate items[kMaxCandidates];
-    size_t count;
+    Candidate items[kMaxCandidates]{};
+    size_t count = 0;
     constexpr void add(const Candidate& candidate) noexcept { items[count++] = candidate; }
     constexpr std::span<const Candidate> span() const noexcept { return {items, count}; }
 };
@@ -60,13 +60,15 @@ constexpr CandidateList natives() noexcept {
 template <class Family, size_t kLanes, size_t... single>
 constexpr CandidateList by_lane_then_natives(std::index_sequence<single...>) noexcept {
     constexpr CandidateList kSingles = natives<Family, false>();
-    CandidateList all{
-        {{kSingles.items[single].id, true,
-          entry_of(Family::kLanesEntry,
-                   &compress_by_lane<Family, kSingles.items[single].entry.*Family::kSingleEntry,
-                                     kLanes>)}...},
-        sizeof...(single)};
-    for (const Candidate& native : natives<Family, true>().span()) {
+    CandidateList all{};
+    (all.add({kSingles.items[single].id, true,
+              entry_of(Family::kLanesEntry,
+                       &compress_by_lane<Family, kSingles.items[single].entry.*Family::kSingleEntry,
+                                         kLanes>)}),
+     ...);
+    // Named, so that the list outlives the loop (a temporary's span would dangle).
+    constexpr CandidateList kNatives = natives<Family, true>();
+    for (const Candidate& native : kNatives.span()) {
         all.add(native);
     }
     return all;

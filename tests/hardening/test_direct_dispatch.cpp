@@ -329,8 +329,9 @@ void check_digest_malformed_params(DigestUnderTest& t) {
     }
     check_odd_size_params(
         h, OSSL_DIGEST_PARAM_SIZE, "digest",
-        [&](const OSSL_PARAM* params) { return d.set_params(ctx, params); },
-        [&](const OSSL_PARAM* params) { return d.init(ctx, params); });
+        // Init-captures: clang before 16 cannot capture a structured binding itself.
+        [&d = d, ctx = ctx](const OSSL_PARAM* params) { return d.set_params(ctx, params); },
+        [&d = d, ctx = ctx](const OSSL_PARAM* params) { return d.init(ctx, params); });
     h.checks().check(digest_ctx_size(d, ctx) == algorithm.max_size / 2,
                      "settings survive refused NULL params");
 }
@@ -506,8 +507,11 @@ void check_mac_malformed_params(MacUnderTest& t, void* fresh) {
     }
     check_odd_size_params(
         h, OSSL_MAC_PARAM_SIZE, "MAC",
-        [&](const OSSL_PARAM* params) { return m.set_params(fresh, params); },
-        [&](const OSSL_PARAM* params) { return m.init(fresh, key.data(), key.size(), params); });
+        // Init-captures: clang before 16 cannot capture a structured binding itself.
+        [&m = m, fresh](const OSSL_PARAM* params) { return m.set_params(fresh, params); },
+        [&m = m, &key = key, fresh](const OSSL_PARAM* params) {
+            return m.init(fresh, key.data(), key.size(), params);
+        });
 }
 
 // A failing init with a new key and bad params changes neither key nor settings.
