@@ -1,6 +1,7 @@
 # Hardening: bad input, huge input, counter wrap, threads, key material, load/unload,
-# direct-dispatch harness (the libFuzzer targets, which link b2_engine_for_tests: fuzz.cmake). Labels: "hardening", plus
-# "slow" (> 4 GiB streamed), "threads" (the TSan job), "memory" (the valgrind job).
+# direct-dispatch harness (the libFuzzer targets, which link b2_engine_for_tests: fuzz.cmake).
+# Labels: "hardening", plus "slow" (> 4 GiB streamed), "threads" (the TSan job), "memory" (the
+# valgrind job).
 # SPDX-License-Identifier: Apache-2.0
 set(b2_hardening_dir ${CMAKE_CURRENT_LIST_DIR}/hardening)
 

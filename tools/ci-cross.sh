@@ -60,14 +60,18 @@ root_works() {
         triplet=$(triplet_of "$arch")
         in_root sh -c "cmake --version && ccache --version && $triplet-g++ --version &&
             qemu-$(qemu_of "$arch") --version && test -s /usr/include/$triplet/openssl/opensslconf.h &&
-            test -x /opt/openssl-$arch/usr/bin/openssl" >/dev/null 2>&1 || return 1
+            qemu-$(qemu_of "$arch") /opt/openssl-$arch/usr/bin/openssl version" \
+            >/dev/null 2>&1 || return 1
     done
 }
 
 # The root as the stamps say, then checked: one that lacks a tool (dpkg does not reinstall what
-# it thinks installed) is copied anew from the pristine root and provisioned again.
+# it thinks installed) is copied anew from the pristine root and provisioned again. A
+# provisioning that fails (the mirror, say) fails the job and keeps the cache as it is.
+# Every step below says its own failure: a function called in a condition runs without `set -e`.
 make_root() {
-    provision_root && root_works && return 0
+    provision_root || return 1
+    root_works && return 0
     echo "ci-cross: the provisioned root lacks a tool it needs; making it again"
     rm -f "$root/.b2-copied"
     provision_root && root_works
@@ -76,33 +80,37 @@ make_root() {
 provision_root() {
     if [ ! -f "$root/.b2-copied" ]; then
         local base
-        base=$(sh "$source_dir/tools/ci/debian-root.sh" bookworm)
+        base=$(sh "$source_dir/tools/ci/debian-root.sh" bookworm) || return 1
         unmount_all
         rm -rf --one-file-system "$root"
-        cp -a "$base" "$root"
+        cp -a "$base" "$root" || return 1
         touch "$root/.b2-copied"
     fi
     [ -f "$stamp" ] && return 0
     echo "ci-cross: installing into the root:$packages (log: $cache/provision.log)"
     cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
-    {
-        in_root dpkg --configure -a # a provisioning killed midway left packages half-installed
-        for arch in $archs; do
-            in_root dpkg --add-architecture "$arch"
-        done
-        in_root apt-get update -q
-        # shellcheck disable=SC2086
-        in_root apt-get install -y -q --no-install-recommends $packages
-        for arch in $archs; do
-            # openssl:<arch> is Multi-Arch: foreign (installing it would remove the root's own
-            # openssl), so it is unpacked beside, and run under qemu on the multiarch libraries.
-            in_root sh -c "set -e; rm -rf /opt/openssl-$arch; mkdir -p /opt/openssl-$arch;
-                cd /opt/openssl-$arch; apt-get download -q openssl:$arch;
-                dpkg-deb -x openssl_*_$arch.deb .; rm openssl_*_$arch.deb"
-        done
-    } >"$cache/provision.log" 2>&1 || { tail -n 30 "$cache/provision.log"; return 1; }
+    install_packages >"$cache/provision.log" 2>&1 || { tail -n 30 "$cache/provision.log"; return 1; }
     rm -f "$root"/.b2-provisioned-*
     touch "$stamp"
+}
+
+install_packages() {
+    local arch
+    # A provisioning killed midway left packages half-installed.
+    in_root dpkg --configure -a || return 1
+    for arch in $archs; do
+        in_root dpkg --add-architecture "$arch" || return 1
+    done
+    in_root apt-get update -q || return 1
+    # shellcheck disable=SC2086
+    in_root apt-get install -y -q --no-install-recommends $packages || return 1
+    for arch in $archs; do
+        # openssl:<arch> is Multi-Arch: foreign (installing it would remove the root's own
+        # openssl), so it is unpacked beside, and run under qemu on the multiarch libraries.
+        in_root sh -c "set -e; rm -rf /opt/openssl-$arch; mkdir -p /opt/openssl-$arch;
+            cd /opt/openssl-$arch; apt-get download -q openssl:$arch;
+            dpkg-deb -x openssl_*_$arch.deb .; rm openssl_*_$arch.deb" || return 1
+    done
 }
 
 mount_all() {
