@@ -58,8 +58,9 @@ root_works() {
     local arch triplet
     for arch in $archs; do
         triplet=$(triplet_of "$arch")
+        # The target's openssl under qemu checks qemu, the multiarch libraries and openssl at once.
         in_root sh -c "cmake --version && ccache --version && $triplet-g++ --version &&
-            qemu-$(qemu_of "$arch") --version && test -s /usr/include/$triplet/openssl/opensslconf.h &&
+            test -s /usr/include/$triplet/openssl/opensslconf.h &&
             qemu-$(qemu_of "$arch") /opt/openssl-$arch/usr/bin/openssl version" \
             >/dev/null 2>&1 || return 1
     done
