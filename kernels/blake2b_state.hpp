@@ -29,8 +29,10 @@ inline constexpr uint64_t kBlake2bIV[8] = {
     0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL, 0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL,
 };
 
-// Message schedule; rounds 10 and 11 repeat rounds 0 and 1.
-inline constexpr uint8_t kSigma[12][16] = {
+// Message schedule: ten rows, one a round. BLAKE2s runs ten rounds; BLAKE2b's twelve wrap, its
+// rounds 10 and 11 using rows 0 and 1, so a round's row is kSigma[round % kSigmaRows].
+inline constexpr size_t kSigmaRows = 10;
+inline constexpr uint8_t kSigma[kSigmaRows][16] = {
     {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
     {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3},
     {11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4},
@@ -41,8 +43,6 @@ inline constexpr uint8_t kSigma[12][16] = {
     {13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10},
     {6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5},
     {10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0},
-    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
-    {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3},
 };
 
 }  // namespace blake2simd

@@ -17,8 +17,8 @@ inline constexpr size_t kBlake2sMaxDigestBytes = 32;
 inline constexpr size_t kBlake2sMaxKeyBytes = 32;
 inline constexpr size_t kBlake2sSaltBytes = 8;
 inline constexpr size_t kBlake2sPersonalBytes = 8;
-// BLAKE2s runs rows 0..9 of kSigma (blake2b_state.hpp); BLAKE2b's rounds 10 and 11 repeat 0 and 1.
-inline constexpr size_t kBlake2sRounds = 10;
+// One round for each row of kSigma (blake2b_state.hpp).
+inline constexpr size_t kBlake2sRounds = kSigmaRows;
 
 // No alignas: instances live inside contexts that OpenSSL allocates with malloc alignment.
 struct Blake2sState {

@@ -104,8 +104,8 @@ template <class Family, class Word = typename Family::Word>
 // A template, so the sigma row is a constant and every message index resolves at compile time.
 template <class Family, size_t R, class Word = typename Family::Word>
 [[gnu::always_inline]] inline void mix_round(Word v[16], const Word m[16]) {
-    mix4<Family>(v, kColumns, m, &kSigma[R][0]);
-    mix4<Family>(v, kDiagonals, m, &kSigma[R][8]);
+    mix4<Family>(v, kColumns, m, &kSigma[R % kSigmaRows][0]);
+    mix4<Family>(v, kDiagonals, m, &kSigma[R % kSigmaRows][8]);
 }
 
 template <class Family, size_t... R>
