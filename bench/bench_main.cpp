@@ -87,6 +87,7 @@ struct Options {
     std::string markdown_path;
     std::string plot_path;
     std::string module_dir = B2_BENCH_MODULE_DIR;
+    std::string compared_module_dir;
     std::string only;
     std::string blake2bp_kat_path = B2_BENCH_BLAKE2BP_KAT;
     std::string blake2sp_kat_path = B2_BENCH_BLAKE2SP_KAT;
@@ -107,6 +108,8 @@ void print_usage() {
         "  --plot FILE.png   render a chart with plot.py (python3 + matplotlib); the CSV goes to\n"
         "                    --csv FILE, or FILE.png.csv\n"
         "  --module-dir DIR  directory holding blake2simd.so (default %s)\n"
+        "  --compare-module DIR  also time the blake2simd.so in DIR (say, an earlier commit's),\n"
+        "                    its rows (\"compared blake2simd ...\") interleaved with the rest\n"
         "  --xof             the BLAKE2XB/BLAKE2XS rows instead (absorb, squeeze, output blocks\n"
         "                    with the lanes forms on and off) beside SHAKE128/256, BLAKE2B-512\n"
         "  --only TEXT       time only rows whose label contains TEXT (baselines always run)\n"
@@ -145,6 +148,8 @@ Options parse_options(int argc, char** argv) {
             options.plot_path = value();
         } else if (flag == "--module-dir") {
             options.module_dir = value();
+        } else if (flag == "--compare-module") {
+            options.compared_module_dir = value();
         } else if (flag == "--only") {
             options.only = value();
         } else if (flag == "--blake2bp-kat") {
@@ -493,13 +498,15 @@ Report build_report(const ImplementationList& rows, const Timings& timings, cons
         }
         report.rows.push_back(std::move(result));
     }
-    // BLAKE2b before BLAKE2s; within each operation: the baseline, this provider's serial form,
-    // the other libraries' serial form, then the same for the tree mode.
+    // BLAKE2b before BLAKE2s; within each operation: the baseline, this provider's serial form
+    // (then the compared module's), the other libraries' serial form, then the same for the tree
+    // mode.
+    auto is_blake2simd = [](const std::string& label) {
+        return label.rfind("blake2simd", 0) == 0 || label.rfind("compared blake2simd", 0) == 0;
+    };
     auto family = [](const RowResult& row) { return serial_form(row.algorithm); };
-    auto rank = [](const RowResult& row) {
-        const int within = row.is_openssl_default                  ? 0
-                           : row.label.rfind("blake2simd", 0) == 0 ? 1
-                                                                   : 2;
+    auto rank = [&is_blake2simd](const RowResult& row) {
+        const int within = row.is_openssl_default ? 0 : is_blake2simd(row.label) ? 1 : 2;
         return (is_tree_mode(row.algorithm) ? 3 : 0) + within;
     };
     std::stable_sort(report.rows.begin(), report.rows.end(),
@@ -603,7 +610,8 @@ int run(const Options& options) {
     ImplementationList rows;
     // libb2 first: its dispatch is observed on the first blake2b() call in the process.
     add_external_implementations(key, rows, environment);
-    add_openssl_implementations({options.module_dir, key}, rows, environment);
+    add_openssl_implementations({options.module_dir, options.compared_module_dir, key}, rows,
+                                environment);
     // Checked before --only filters, so libb2's blake2bp can vouch for rows timed without it.
     const bool all_right = drop_wrong_rows(rows, message, key, options, environment);
     keep_only(rows, options.only);

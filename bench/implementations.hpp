@@ -100,13 +100,17 @@ struct Environment {
 
 struct OpenSslOptions {
     std::string module_dir;  // where blake2simd.so lives
+    // Another build's blake2simd.so (say, of an earlier commit), whose rows are timed beside
+    // this one's, labelled "compared blake2simd ..." (empty: none).
+    std::string compared_module_dir;
     std::span<const uint8_t> key;
 };
 
 // OpenSSL's default provider (digest, MAC with a new key, MAC with the same key; BLAKE2b and
 // BLAKE2s), then this provider: automatic kernel and every kernel the host runs, for the BLAKE2b,
 // BLAKE2bp, BLAKE2s and BLAKE2sp digests; the automatic kernel for both forms of each MAC.
-// Requests that fell back to an already listed kernel are dropped (and noted).
+// Requests that fell back to an already listed kernel are dropped (and noted). The same again
+// for the compared module, if any.
 void add_openssl_implementations(const OpenSslOptions& options, ImplementationList& rows,
                                  Environment& environment);
 

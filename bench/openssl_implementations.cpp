@@ -332,21 +332,21 @@ std::string buildinfo_part_of(const std::string& buildinfo, Algorithm algorithm)
 
 // This provider's automatic rows of one algorithm: the digest and both forms of the MAC. Returns
 // false, adding none, when one of them cannot be fetched (noted).
-bool add_automatic_rows(const OpenSslOptions& options, const SharedProvider& provider,
-                        Algorithm algorithm, ImplementationList& rows, Environment& environment) {
+bool add_automatic_rows(const OpenSslOptions& options, const std::string& who,
+                        const SharedProvider& provider, Algorithm algorithm,
+                        ImplementationList& rows, Environment& environment) {
     std::string error;
     const AlgorithmNames names = names_of(algorithm);
-    const std::string mac_label = std::string("blake2simd ") + names.mac + ", auto";
-    auto digest = EvpDigest::create(std::string("blake2simd ") + names.digest + ", auto", provider,
-                                    kOurPropq, error, algorithm);
+    const std::string mac_label = who + " " + names.mac + ", auto";
+    auto digest = EvpDigest::create(who + " " + names.digest + ", auto", provider, kOurPropq, error,
+                                    algorithm);
     auto mac_new = EvpMac::create(mac_label, provider, kOurPropq, Operation::keyed_new_key,
                                   options.key, error, algorithm);
     auto mac_same = EvpMac::create(mac_label, provider, kOurPropq, Operation::keyed_same_key,
                                    options.key, error, algorithm);
     if (!digest || !mac_new || !mac_same) {
-        environment.lines.push_back(std::string("blake2simd loaded but ") + names.digest + " or " +
-                                    names.mac + " cannot be fetched: " + error +
-                                    " (their rows are missing)");
+        environment.lines.push_back(who + " loaded but " + names.digest + " or " + names.mac +
+                                    " cannot be fetched: " + error + " (their rows are missing)");
         return false;
     }
     rows.push_back(std::move(digest));
@@ -358,13 +358,13 @@ bool add_automatic_rows(const OpenSslOptions& options, const SharedProvider& pro
 // A forced kernel's digest row of one algorithm, kept only if the provider reports that very
 // kernel for it: a fallback would only repeat the row of the kernel that served it. Returns
 // whether the row was kept.
-bool add_forced_row(const char* requested, const SharedProvider& provider, Algorithm algorithm,
-                    ImplementationList& rows, Environment& environment) {
+bool add_forced_row(const std::string& who, const char* requested, const SharedProvider& provider,
+                    Algorithm algorithm, ImplementationList& rows, Environment& environment) {
     const char* name = names_of(algorithm).digest;
-    const std::string about = std::string("kernel ") + requested + ": " + name;
+    const std::string about = who + " kernel " + requested + ": " + name;
     std::string error;
-    auto digest = EvpDigest::create(std::string("blake2simd ") + name + ", forced " + requested,
-                                    provider, kOurPropq, error, algorithm);
+    auto digest = EvpDigest::create(who + " " + name + ", forced " + requested, provider, kOurPropq,
+                                    error, algorithm);
     if (digest == nullptr) {
         environment.lines.push_back(about + " fetch failed: " + error);
         return false;
@@ -382,19 +382,20 @@ bool add_forced_row(const char* requested, const SharedProvider& provider, Algor
 
 // Every kernel the provider accepts by name (every row of the kernel registry, built here or
 // not: the module says which it has), for each served algorithm that has a form of it.
-void add_forced_kernel_rows(const OpenSslOptions& options, const std::vector<Algorithm>& served,
-                            ImplementationList& rows, Environment& environment) {
+void add_forced_kernel_rows(const std::string& who, const std::string& module_dir,
+                            const std::vector<Algorithm>& served, ImplementationList& rows,
+                            Environment& environment) {
     for (const blake2simd::registry::KernelRow& row : blake2simd::registry::kKernelRows) {
         const char* requested = row.name;
         std::string error;
-        SharedProvider provider = load_provider("blake2simd", options.module_dir, requested, error);
+        SharedProvider provider = load_provider("blake2simd", module_dir, requested, error);
         if (provider == nullptr) {
-            environment.lines.push_back(std::string("kernel ") + requested +
+            environment.lines.push_back(who + " kernel " + requested +
                                         ": provider failed to load: " + error);
             continue;
         }
         // A request BLAKE2b cannot honour is a kernel this build or CPU lacks altogether.
-        if (!add_forced_row(requested, provider, Algorithm::blake2b, rows, environment)) {
+        if (!add_forced_row(who, requested, provider, Algorithm::blake2b, rows, environment)) {
             continue;
         }
         const std::string buildinfo = provider->param("buildinfo");
@@ -402,12 +403,44 @@ void add_forced_kernel_rows(const OpenSslOptions& options, const std::vector<Alg
             if (algorithm == Algorithm::blake2b) {
                 continue;
             }
-            environment.lines.push_back(std::string("kernel ") + requested + " forced, " +
+            environment.lines.push_back(who + " kernel " + requested + " forced, " +
                                         buildinfo_name_of(algorithm) + ": " +
                                         buildinfo_part_of(buildinfo, algorithm));
-            add_forced_row(requested, provider, algorithm, rows, environment);
+            add_forced_row(who, requested, provider, algorithm, rows, environment);
         }
     }
+}
+
+// One module's rows, each label beginning with `who`: the automatic kernel for the four digests
+// and their MACs, then every kernel it accepts by name.
+void add_module_rows(const OpenSslOptions& options, const std::string& who,
+                     const std::string& module_dir, ImplementationList& rows,
+                     Environment& environment) {
+    std::string error;
+    SharedProvider automatic = load_provider("blake2simd", module_dir, nullptr, error);
+    if (automatic == nullptr) {
+        environment.lines.push_back(who + " provider NOT loaded from " + module_dir + ": " + error +
+                                    " (its rows are missing)");
+        return;
+    }
+    environment.lines.push_back(who + ": module dir " + module_dir + ", version " +
+                                automatic->param("version") + ", kernel (provider param) " +
+                                automatic->param("kernel"));
+    environment.lines.push_back(who + " buildinfo: " + automatic->param("buildinfo"));
+
+    // The algorithms this build serves; forced rows only for those.
+    std::vector<Algorithm> served;
+    for (Algorithm serial : kSerialAlgorithms) {
+        for (Algorithm algorithm : {serial, tree_form(serial)}) {
+            if (add_automatic_rows(options, who, automatic, algorithm, rows, environment)) {
+                served.push_back(algorithm);
+            }
+        }
+    }
+    if (served.empty() || served.front() != Algorithm::blake2b) {
+        return;
+    }
+    add_forced_kernel_rows(who, module_dir, served, rows, environment);
 }
 
 }  // namespace
@@ -421,31 +454,11 @@ void add_openssl_implementations(const OpenSslOptions& options, ImplementationLi
     }
     add_default_provider_rows(options, rows, environment);
 
-    std::string error;
-    SharedProvider automatic = load_provider("blake2simd", options.module_dir, nullptr, error);
-    if (automatic == nullptr) {
-        environment.lines.push_back("blake2simd provider NOT loaded from " + options.module_dir +
-                                    ": " + error + " (its rows are missing)");
-        return;
+    add_module_rows(options, "blake2simd", options.module_dir, rows, environment);
+    if (!options.compared_module_dir.empty()) {
+        add_module_rows(options, "compared blake2simd", options.compared_module_dir, rows,
+                        environment);
     }
-    environment.lines.push_back("blake2simd: module dir " + options.module_dir + ", version " +
-                                automatic->param("version") + ", kernel (provider param) " +
-                                automatic->param("kernel"));
-    environment.lines.push_back("blake2simd buildinfo: " + automatic->param("buildinfo"));
-
-    // The algorithms this build serves; forced rows only for those.
-    std::vector<Algorithm> served;
-    for (Algorithm serial : kSerialAlgorithms) {
-        for (Algorithm algorithm : {serial, tree_form(serial)}) {
-            if (add_automatic_rows(options, automatic, algorithm, rows, environment)) {
-                served.push_back(algorithm);
-            }
-        }
-    }
-    if (served.empty() || served.front() != Algorithm::blake2b) {
-        return;
-    }
-    add_forced_kernel_rows(options, served, rows, environment);
 }
 
 }  // namespace blake2simd::bench

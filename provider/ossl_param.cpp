@@ -19,15 +19,6 @@ bool has_integer_size(size_t data_size) noexcept {
     return data_size >= 1 && data_size <= kMaxIntegerBytes;
 }
 
-// Param names are a few bytes: an inlined byte loop costs less than a call to strcmp.
-bool is_named(const char* key, const char* name) noexcept {
-    while (*name != '\0' && *key == *name) {
-        ++key;
-        ++name;
-    }
-    return *key == *name;
-}
-
 // The low `size` bytes of a 64-bit word, in the machine's byte order, as OSSL_PARAM stores them.
 uint64_t load_low_bytes(const void* data, size_t size) noexcept {
     uint64_t bits = 0;

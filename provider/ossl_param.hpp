@@ -19,6 +19,16 @@ enum class Status : uint8_t {
     buffer_too_small,  // a string, or an integer, the caller's buffer cannot hold
 };
 
+// Whether a param's key is `name`. Param names are a few bytes: an inlined byte loop costs less
+// than a call to strcmp.
+inline bool is_named(const char* key, const char* name) noexcept {
+    while (*name != '\0' && *key == *name) {
+        ++key;
+        ++name;
+    }
+    return *key == *name;
+}
+
 // The first param named `key`, or nullptr (also for a NULL array).
 const OSSL_PARAM* locate(const OSSL_PARAM* params, const char* key) noexcept;
 OSSL_PARAM* locate(OSSL_PARAM* params, const char* key) noexcept;
