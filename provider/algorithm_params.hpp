@@ -117,9 +117,9 @@ struct OutputParam {
 };
 
 // The one writer of output params: fills the first param of each value's key the caller asked
-// for, in the order given. A param that cannot take its value fails the call, with the reason
-// raised through `provider`, or through any instance of ours when there is none (a digest's
-// get_params).
+// for (at most 64 values), in the order of the caller's array. A param that cannot take its value
+// fails the call, with the reason raised through `provider`, or through any instance of ours when
+// there is none (a digest's get_params).
 bool write_params(const ProviderContext* provider, OSSL_PARAM params[],
                   std::initializer_list<OutputParam> values) noexcept;
 
