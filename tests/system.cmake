@@ -31,13 +31,15 @@ add_test(NAME system.config
                  ${_b2_sanitizer_arg})
 
 # Other distributions' stock openssl.cnf (RHEL's crypto policy and drop-in directory), the kernel
-# line, the kernel's FIPS flag, includes refused.
+# line (the build's kernels, kernels/CMakeLists.txt), the kernel's FIPS flag, includes refused.
+get_property(_b2_config_kernels GLOBAL PROPERTY B2_KERNELS)
+string(REPLACE ";" "," _b2_config_kernels "${_b2_config_kernels}")
 add_test(NAME system.config_distros
          COMMAND Python3::Interpreter ${_b2_system_dir}/system_config_distros.py
                  --tool ${PROJECT_BINARY_DIR}/dist/blake2simd-config --openssl ${B2_OPENSSL_CLI}
                  --module $<TARGET_FILE:blake2simd> --legacy-app $<TARGET_FILE:b2_legacy_app>
                  --data-dir ${_b2_system_dir}/data --work-dir ${CMAKE_CURRENT_BINARY_DIR}
-                 ${_b2_sanitizer_arg})
+                 --kernels ${_b2_config_kernels} ${_b2_sanitizer_arg})
 
 # Generated openssl.cnf texts: the tool's reading agrees with NCONF_load or the tool refuses.
 add_test(NAME system.config_reader

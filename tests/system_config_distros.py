@@ -191,32 +191,35 @@ def fips_refusals(c, m, label):
 
 def kernel_line(c, args, work, data):
     """The kernel line in the block is the admin's: status healthy, reported; enable keeps it;
-    BLAKE2SIMD_KERNEL in the caller's environment is reported as what a program would get."""
+    BLAKE2SIMD_KERNEL in the caller's environment is reported as what a program would get.
+    The block forces the build's first kernel (the reference, which every CPU runs); the
+    environment asks for the last (which this CPU may not run: then the module's fallback)."""
+    forced, requested = args.kernels[0], args.kernels[-1]
     m = Layout(args, work / "kernel", "etc/ssl/openssl.cnf",
                (data / "openssl-debian12.cnf").read_text())
     original = m.text()
     c.equal(m.tool("enable").returncode, 0, "[kernel line] enable succeeds")
     comment = b"# kernel = auto      (or force one by name: blake2simd(7) lists them)"
     c.check(comment in m.text(), "[kernel line] the block offers the commented kernel line")
-    m.real.write_bytes(m.text().replace(comment, b"kernel = ref"))
-    forced = m.text()
+    m.real.write_bytes(m.text().replace(comment, f"kernel = {forced}".encode()))
+    with_line = m.text()
     status = m.tool("status")
     kernels = {kernel for _, kernel in status_lines(status.stdout).values() if kernel}
-    c.check(status.returncode == 0 and "stale" not in status.stdout and kernels == {"ref"}
-            and "kernel:        ref (forced" in status.stdout,
-            "[kernel line] status: exit 0, not stale, reports the forced kernel ref",
+    c.check(status.returncode == 0 and "stale" not in status.stdout and kernels == {forced}
+            and f"kernel:        {forced} (forced" in status.stdout,
+            f"[kernel line] status: exit 0, not stale, reports the forced kernel {forced}",
             describe(status))
     again = m.tool("enable")
-    c.check(again.returncode == 0 and m.text() == forced,
+    c.check(again.returncode == 0 and m.text() == with_line,
             "[kernel line] enable keeps the admin's kernel line", describe(again))
     app = m.legacy_app()
-    c.equal(app.get("kernel"), "ref", "[kernel line] a program gets kernel ref")
-    other = m.tool("status", env={"BLAKE2SIMD_KERNEL": "x64"})
-    c.check(other.returncode == 0 and "BLAKE2SIMD_KERNEL=x64" in other.stdout,
+    c.equal(app.get("kernel"), forced, f"[kernel line] a program gets kernel {forced}")
+    other = m.tool("status", env={"BLAKE2SIMD_KERNEL": requested})
+    c.check(other.returncode == 0 and f"BLAKE2SIMD_KERNEL={requested}" in other.stdout,
             "[kernel line] status reports the caller's BLAKE2SIMD_KERNEL", describe(other))
     env_app = subprocess.run([str(args.legacy_app), str(m.data)], capture_output=True,
                              text=True, env=dict(os.environ, OPENSSL_CONF=str(m.real),
-                                                 BLAKE2SIMD_KERNEL="x64"))
+                                                 BLAKE2SIMD_KERNEL=requested))
     got = dict(line.partition(" ")[::2] for line in env_app.stdout.splitlines()).get("kernel")
     c.check(f"BLAKE2B-512 {got}" in other.stdout,
             f"[kernel line] status says the kernel a program started there gets ({got})",
@@ -286,6 +289,8 @@ def main():
     parser.add_argument("--legacy-app", required=True)
     parser.add_argument("--data-dir", required=True)
     parser.add_argument("--work-dir", required=True)
+    parser.add_argument("--kernels", required=True, type=lambda text: text.split(","),
+                        help="the build's kernels, comma-separated, the reference first")
     parser.add_argument("--sanitized-module", action="store_true")
     args = parser.parse_args()
     skip_if_sanitized(args)

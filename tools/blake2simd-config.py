@@ -7,8 +7,10 @@
 """Enable, disable or inspect the blake2simd OpenSSL provider in openssl.cnf.
 
 enable   appends one marked block to openssl.cnf: blake2simd active next to every provider that is
-         active now, and ?provider=blake2simd as the preferred implementation of a plain fetch
-disable  removes exactly that block again
+         active now, and ?provider=blake2simd as the preferred implementation of a plain fetch;
+         where openssl.cnf includes a directory (RHEL 9.4+, Fedora: /etc/pki/tls/openssl.d),
+         writes the same settings to blake2simd.cnf there instead and leaves openssl.cnf alone
+disable  removes exactly that block (or drop-in file) again
 status   says whether it is enabled and which provider (and kernel) serves a plain fetch of each
          BLAKE2 algorithm (digests and MACs, tree modes, RFC 7693 sizes, BLAKE2X); exit status 0
          only when blake2simd serves every one that the loaded module offers
@@ -16,9 +18,10 @@ status   says whether it is enabled and which provider (and kernel) serves a pla
 The block defines its provider section inline with the module's absolute path and includes no
 other file: if the module is removed, OpenSSL skips the provider and the default one answers.
 
-It refuses (changing nothing) a module, openssl.cnf or directory above them that anyone but
-root can replace, a file whose reading by libcrypto's own parser differs from its own, and a
-file with more than one hard link; blake2simd-config(8) says why.
+It refuses (changing nothing) a module, openssl.cnf, included file or directory above them that
+anyone but root can replace, a file whose reading by libcrypto's own parser differs from its own,
+an included file that sets what the block sets, a file with more than one hard link, and a
+kernel in FIPS mode; blake2simd-config(8) says why.
 """
 import argparse
 import ctypes
