@@ -816,19 +816,29 @@ def verified_write(real, checked, old_text, new_text, verify):
         if read_at(dir_fd, name) != old_text:
             raise Refusal(f"{real} changed while blake2simd-config was working; nothing "
                           "written, run it again")
-        os.rename(scratch, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
-        scratch = None
-        try:
-            os.fsync(dir_fd)  # makes the rename durable; it has happened already
-        except OSError:
-            pass
+        scratch = renamed(dir_fd, scratch, name)
     finally:
-        if scratch is not None:
-            try:
-                os.unlink(scratch, dir_fd=dir_fd)
-            except FileNotFoundError:
-                pass
-        os.close(dir_fd)
+        discard(dir_fd, scratch)
+
+
+def renamed(dir_fd, scratch, name):
+    """Renames `scratch` over `name` in the directory `dir_fd`; None (nothing left to discard)."""
+    os.rename(scratch, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+    try:
+        os.fsync(dir_fd)  # makes the rename durable; it has happened already
+    except OSError:
+        pass
+    return None
+
+
+def discard(dir_fd, scratch):
+    """Removes a scratch file a failed write left (None: none), then closes the directory."""
+    if scratch is not None:
+        try:
+            os.unlink(scratch, dir_fd=dir_fd)
+        except FileNotFoundError:
+            pass
+    os.close(dir_fd)
 
 
 def read_text(real):
@@ -970,16 +980,9 @@ def write_dropin(path, text, verify):
             out.flush()
             os.fchmod(out.fileno(), 0o644)
             os.fsync(out.fileno())
-        os.rename(scratch, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
-        scratch = None
-        os.fsync(dir_fd)
+        scratch = renamed(dir_fd, scratch, name)
     finally:
-        if scratch is not None:
-            try:
-                os.unlink(scratch, dir_fd=dir_fd)
-            except FileNotFoundError:
-                pass
-        os.close(dir_fd)
+        discard(dir_fd, scratch)
 
 
 def check_fips(args):
