@@ -38,8 +38,9 @@ add_test(NAME system.config_distros
          COMMAND Python3::Interpreter ${_b2_system_dir}/system_config_distros.py
                  --tool ${PROJECT_BINARY_DIR}/dist/blake2simd-config --openssl ${B2_OPENSSL_CLI}
                  --module $<TARGET_FILE:blake2simd> --legacy-app $<TARGET_FILE:b2_legacy_app>
-                 --data-dir ${_b2_system_dir}/data --work-dir ${CMAKE_CURRENT_BINARY_DIR}
-                 --kernels ${_b2_config_kernels} ${_b2_sanitizer_arg})
+                 --libcrypto ${OPENSSL_CRYPTO_LIBRARY} --data-dir ${_b2_system_dir}/data
+                 --work-dir ${CMAKE_CURRENT_BINARY_DIR} --kernels ${_b2_config_kernels}
+                 ${_b2_sanitizer_arg})
 
 # Generated openssl.cnf texts: the tool's reading agrees with NCONF_load or the tool refuses.
 add_test(NAME system.config_reader

@@ -249,9 +249,9 @@ def refusals(c, args, workdir, stock):
         "fips=yes rules blake2simd out": stock + (
             "\n[openssl_init]\nalg_section = fips_algs\n[fips_algs]\n"
             "default_properties = fips=yes\n"),
-        # The included file may set default_properties (fips=yes) in a section the block
-        # reopens; the block's value would silently replace it.
-        ".include of a file the tool cannot see": stock.replace(
+        # The included file sets default_properties in a section the block reopens; the
+        # block's copy would keep overriding it after that file changes.
+        "an included file sets what the block sets": stock.replace(
             "# .include fipsmodule.cnf", f".include {workdir}/included.cnf", 1),
         "key set in another section": stock + "\n[ other ]\nopenssl_init::alg_section = x\n",
         # OpenSSL runs every `providers.<anything>` line as the providers module

@@ -10,6 +10,7 @@
 # the file `disable` must give back byte for byte). Needs no root; as root the ownership cases
 # with another owner are added.
 import argparse
+import json
 import os
 import pathlib
 import subprocess
@@ -102,6 +103,14 @@ def tls_policy(m):
     return run([m.args.openssl, "ciphers", "-s", "-v"], m.real).stdout
 
 
+def parsed(m):
+    """{section: {key: value}} as libcrypto's NCONF_load reads the configuration (through the
+    tool's --parse child, which loads no configuration)."""
+    child = subprocess.run([sys.executable, m.args.tool, "--parse", m.args.libcrypto,
+                            str(m.real)], capture_output=True, text=True, timeout=60)
+    return json.loads(child.stdout) if child.returncode == 0 else {}
+
+
 def round_trip(c, m, label, dropin):
     """enable, status, disable with the file's own settings kept; returns nothing."""
     original, before = m.text(), providers(m.args.openssl, m.real)
@@ -127,6 +136,13 @@ def round_trip(c, m, label, dropin):
     if tls:
         c.check(tls_policy(m) == tls and (tls != bare or "crypto_policy" not in label),
                 f"[{label}] the crypto policy's TLS settings still apply (ciphers -s)")
+    if "crypto_policy" in label:
+        algs = parsed(m).get("evp_properties", {})
+        c.check(algs.get("default_properties") == "?provider=blake2simd"
+                and any(f"{key} = {value}" in (RH_ONLY_KEY, STAND_IN_KEY)
+                        for key, value in algs.items()),
+                f"[{label}] libcrypto reads the policy's alg-section key and the preference "
+                "side by side in [evp_properties]", repr(algs))
     status = m.tool("status")
     said = status.stdout
     c.check(status.returncode == 0 and (not dropin or str(ours) in said),
@@ -152,10 +168,18 @@ def distributions(c, args, work, data):
         round_trip(c, Layout(args, work / label.replace(" ", "-"), cnf, stock(name)), label,
                    dropin=False)
     for label, name, dropin in (("RHEL 9.0-9.3 crypto_policy", "openssl-rhel9.3.cnf", False),
-                                ("RHEL 9.4+ crypto_policy", "openssl-rhel9.4.cnf", True)):
-        root = work / label.split()[1]
+                                ("RHEL 9.4+ crypto_policy", "openssl-rhel9.4.cnf", True),
+                                ("RHEL 9.4+ crypto_policy + legacy drop-in", "openssl-rhel9.4.cnf",
+                                 True)):
+        root = work / label.replace(" ", "-")
         rhel_files(args, data, root)
+        if "legacy" in label:  # another provider's drop-in file, as an admin would add it
+            (root / "etc/pki/tls/openssl.d/legacy.conf").write_text(
+                "[ provider_sect ]\nlegacy = legacy_sect\n[ legacy_sect ]\nactivate = 1\n")
         m = Layout(args, root, "etc/pki/tls/openssl.cnf", stock(name))
+        if "legacy" in label:
+            c.equal(providers(args.openssl, m.real).get("legacy"), "active",
+                    f"[{label}] legacy active through its drop-in file")
         round_trip(c, m, label, dropin)
         if not dropin:  # RHEL 9.0-9.3: the preference goes where the back-end's alg_section points
             m.tool("enable")
@@ -285,6 +309,7 @@ def main():
     parser.add_argument("--openssl", required=True)
     parser.add_argument("--module", required=True)
     parser.add_argument("--legacy-app", required=True)
+    parser.add_argument("--libcrypto", required=True, help="the libcrypto openssl loads")
     parser.add_argument("--data-dir", required=True)
     parser.add_argument("--work-dir", required=True)
     parser.add_argument("--kernels", required=True, type=lambda text: text.split(","),
