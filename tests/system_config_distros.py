@@ -189,6 +189,24 @@ def distributions(c, args, work, data):
         fips_refusals(c, m, label)
 
 
+def mid_section_dropin(c, args, work):
+    """Lines after the include of the drop-in directory, before any header, stay in the section
+    open at the include (the drop-in file reopens it at its end)."""
+    text = ("openssl_conf = init\n[ init ]\n.include /etc/conf.d\nproviders = provs\n"
+            "[ provs ]\ndefault = d_sect\n[ d_sect ]\nactivate = 1\n")
+    m = Layout(args, work / "mid-section", "etc/openssl.cnf", text, [("etc/conf.d/.keep", "")])
+    original = m.text()
+    enabled = m.tool("enable")
+    ours = m.root / "etc/conf.d/blake2simd.cnf"
+    c.check(enabled.returncode == 0 and m.text() == original and ours.is_file()
+            and ours.read_text().splitlines()[-2] == "[ init ]",
+            "[mid-section include] drop-in file written, ending in [ init ]", describe(enabled))
+    check_served(c, m, "mid-section include, enabled", by_blake2simd=True)
+    disabled = m.tool("disable")
+    c.check(disabled.returncode == 0 and not ours.exists() and m.text() == original,
+            "[mid-section include] disable removes exactly the drop-in file", describe(disabled))
+
+
 def fips_refusals(c, m, label):
     original = m.text()
     flag = m.root / "fips_enabled"
@@ -323,6 +341,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="b2sys-distros-", dir=trusted_base(args)) as tmp:
         work = pathlib.Path(tmp)
         distributions(c, args, work, data)
+        mid_section_dropin(c, args, work)
         kernel_line(c, args, work, data)
         include_refusals(c, args, work, data)
     c.exit()

@@ -139,10 +139,10 @@ class Cnf:
         if not match:
             raise Refusal(f"{where} is a .pragma blake2simd-config cannot read: {line!r}; edit "
                           "this file by hand")
+        # abspath (OpenSSL then rejects a relative include) needs nothing: this reader refuses
+        # relative includes anyway; dollarid concerns `$`, which it refuses in what it follows.
         if match.group(1) == "includedir":
             self.includedir = match.group(2).strip()
-        elif match.group(1) == "abspath" and match.group(2).strip() not in ("off", "false"):
-            pass  # OpenSSL then rejects a relative include; this reader refuses those anyway
 
     def include(self, line, number, origin, depth, in_directory):
         """Reads the file or directory that an .include line names, as OpenSSL would."""
@@ -965,8 +965,9 @@ def check_dropin_directory(directory):
 
 
 def write_dropin(path, text, verify):
-    """Writes our drop-in file atomically: a scratch file OpenSSL never reads (not *.cnf) next
-    to it, `verify`, then renamed over the name, through one descriptor of the directory."""
+    """Writes our drop-in file atomically, once `verify()` passed: a scratch file OpenSSL never
+    reads (not *.cnf) next to it, renamed over the name through one descriptor of the
+    directory."""
     directory, name = os.path.split(path)
     check_dropin_directory(directory)
     verify()
