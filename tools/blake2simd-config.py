@@ -318,16 +318,18 @@ def check_overrides(cnf, added, dropin):
             key = line.split("=", 1)[0].strip()
             if line.startswith("#") or (section, key) not in cnf.origins:
                 continue
-            origin = cnf.origins[(section, key)]
+            origin, value = cnf.origins[(section, key)], cnf.sections[section][key]
+            fips = ("; fips=yes rules blake2simd out anyway: it is not a FIPS-validated provider"
+                    if "fips=yes" in value.replace(" ", "").lower() else "")
             if origin is not None:
-                raise Refusal(f"{origin}, which openssl.cnf includes, sets [{section}] {key}, "
-                              "which blake2simd-config would have to override (and would keep "
-                              "overriding after that file changes); set the preference by hand "
-                              "(docs/deploying.md)")
+                raise Refusal(f"{origin}, which openssl.cnf includes, sets [{section}] {key} = "
+                              f"{value}, which blake2simd-config would have to override (and "
+                              "would keep overriding after that file changes); set the "
+                              f"preference by hand (docs/deploying.md){fips}")
             if dropin:
-                raise Refusal(f"openssl.cnf sets [{section}] {key}, which a drop-in file read "
-                              "before that line cannot change; edit the file by hand "
-                              "(docs/deploying.md)")
+                raise Refusal(f"openssl.cnf sets [{section}] {key} = {value}, which a drop-in "
+                              "file read before that line cannot change; edit the file by hand "
+                              f"(docs/deploying.md){fips}")
 
 
 def plan(cnf, module, active_before, kernel, dropin):
