@@ -605,8 +605,9 @@ def trusted_base(args):
          "; ".join(reasons) + ")")
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__)
+def config_arguments(parser):
+    """The arguments of the tests of blake2simd-config on scratch trees; parses them, checks the
+    files exist and skips for a sanitized module."""
     parser.add_argument("--tool", required=True, help="configured blake2simd-config script")
     parser.add_argument("--openssl", required=True)
     parser.add_argument("--module", required=True, help="blake2simd.so in the build tree")
@@ -620,6 +621,11 @@ def main():
     for path in (args.tool, args.module, args.legacy_app):
         if not os.path.isfile(path):
             sys.exit(f"FAIL: {path} missing")
+    return args
+
+
+def main():
+    args = config_arguments(argparse.ArgumentParser(description=__doc__))
 
     c = Tally("system_config", verbose=True)
     help_text = subprocess.run([sys.executable, args.tool, "--help"], capture_output=True,

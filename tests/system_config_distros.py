@@ -2,8 +2,8 @@
 # blake2simd-config on the stock openssl.cnf of other distributions (tests/data/README.md says
 # where each file comes from), each in a scratch tree laid out like that distribution: RHEL 9.0-9.3
 # (the crypto policy's back-end file included, the only one naming the alg section), RHEL 9.4+
-# (the drop-in directory too), upstream OpenSSL 3.0 and Arch; the kernel line the admin keeps; the
-# kernel's FIPS flag; includes the tool must refuse.
+# and RHEL 9's openssl 3.5 (the drop-in directory too), upstream OpenSSL 3.0 and Arch; the kernel
+# line the admin keeps; the kernel's FIPS flag; includes the tool must refuse.
 # SPDX-License-Identifier: Apache-2.0
 #
 # Absolute include paths point into the scratch tree (the only change made to a stock file, and
@@ -17,8 +17,8 @@ import subprocess
 import sys
 import tempfile
 
-from system_common import Tally, describe, providers, run, skip_if_sanitized
-from system_config import (check_served, enable_succeeds, shared_module_copy,
+from system_common import Tally, describe, providers, run
+from system_config import (check_served, config_arguments, enable_succeeds, shared_module_copy,
                            status_lines, trusted_base)
 
 POLICY = "usr/share/crypto-policies/DEFAULT/opensslcnf.txt"
@@ -170,7 +170,8 @@ def distributions(c, args, work, data):
     for label, name, dropin in (("RHEL 9.0-9.3 crypto_policy", "openssl-rhel9.3.cnf", False),
                                 ("RHEL 9.4+ crypto_policy", "openssl-rhel9.4.cnf", True),
                                 ("RHEL 9.4+ crypto_policy + legacy drop-in", "openssl-rhel9.4.cnf",
-                                 True)):
+                                 True),
+                                ("RHEL 9 openssl-3.5 crypto_policy", "openssl-rhel9-3.5.cnf", True)):
         root = work / label.replace(" ", "-")
         rhel_files(args, data, root)
         if "legacy" in label:  # another provider's drop-in file, as an admin would add it
@@ -323,18 +324,10 @@ def include_refusals(c, args, work, data):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--tool", required=True)
-    parser.add_argument("--openssl", required=True)
-    parser.add_argument("--module", required=True)
-    parser.add_argument("--legacy-app", required=True)
     parser.add_argument("--libcrypto", required=True, help="the libcrypto openssl loads")
-    parser.add_argument("--data-dir", required=True)
-    parser.add_argument("--work-dir", required=True)
     parser.add_argument("--kernels", required=True, type=lambda text: text.split(","),
                         help="the build's kernels, comma-separated, the reference first")
-    parser.add_argument("--sanitized-module", action="store_true")
-    args = parser.parse_args()
-    skip_if_sanitized(args)
+    args = config_arguments(parser)
     c = Tally("system_config_distros", verbose=True)
     os.umask(0o022)
     data = pathlib.Path(args.data_dir)
