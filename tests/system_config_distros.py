@@ -308,6 +308,16 @@ def include_refusals(c, args, work, data):
                 and "Traceback" not in result.stderr and m.text() == before,
                 f"[refuse: {name}] refused naming {' / '.join(words)}, file unchanged",
                 describe(result))
+    # an include the tool cannot follow, added after enable: disable still removes the block
+    m = Layout(args, work / "late-include", "etc/ssl/openssl.cnf", debian)
+    c.equal(m.tool("enable").returncode, 0, "[late include] enable succeeds")
+    edited = m.text().replace(b"# .include fipsmodule.cnf", b".include fipsmodule.cnf", 1)
+    m.real.write_bytes(edited)
+    disabled = m.tool("disable")
+    c.check(disabled.returncode == 0 and m.text() == debian.replace(
+        "# .include fipsmodule.cnf", ".include fipsmodule.cnf", 1).encode(),
+            "[late include] disable removes the block from a file with a relative include",
+            describe(disabled))
     # accepted: a missing include target in a root-owned directory, and a nested include
     text = debian.replace("# .include fipsmodule.cnf",
                           ".include /etc/ssl/missing.cnf\n.include /etc/ssl/a.cnf", 1)

@@ -1098,8 +1098,8 @@ def command_disable(args):
     real, checked = check_trusted(path, f"the configuration {path}")
     text = read_text(real)
     base, block = split_block(text)
-    place = dropin_place(Cnf(text))
-    if block is None and place and read_dropin(place[3]) is not None:
+    place = dropin_place(Cnf(text)) if block is None else None  # a block: no reading needed
+    if place and read_dropin(place[3]) is not None:
         return disable_dropin(args, real, text, place)
     if block is None:
         print(f"blake2simd is not enabled in {describe_path(path)}; nothing changed")
