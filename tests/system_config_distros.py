@@ -215,6 +215,9 @@ def fips_refusals(c, m, label):
     refused = m.tool("enable", fips_flag=flag)
     c.check(refused.returncode != 0 and "FIPS mode" in refused.stderr and m.text() == original,
             f"[{label}] the kernel's FIPS flag (1) is refused, saying so", describe(refused))
+    status = m.tool("status", fips_flag=flag)
+    c.check("FIPS mode:     on" in status.stdout, f"[{label}] status reports the FIPS flag",
+            describe(status))
     flag.write_text("0\n")
     allowed = m.tool("enable", fips_flag=flag)
     c.equal(allowed.returncode, 0, f"[{label}] the kernel's FIPS flag 0 does not refuse")

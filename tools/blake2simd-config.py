@@ -988,15 +988,19 @@ def write_dropin(path, text, verify):
         discard(dir_fd, scratch)
 
 
+def kernel_fips_mode(args):
+    """Whether the kernel runs in FIPS mode (absent flag: no)."""
+    try:
+        with open(args.fips_flag, encoding="ascii", errors="replace") as flag:
+            return flag.read().strip() == "1"
+    except OSError:
+        return False
+
+
 def check_fips(args):
     """Red Hat's libcrypto forces the FIPS provider and fips=yes when the kernel runs in FIPS
     mode, which no configuration file shows."""
-    try:
-        with open(args.fips_flag, encoding="ascii", errors="replace") as flag:
-            enabled = flag.read().strip() == "1"
-    except OSError:
-        return
-    if enabled:
+    if kernel_fips_mode(args):
         raise Refusal(f"the kernel runs in FIPS mode ({args.fips_flag} is 1): there a FIPS "
                       "libcrypto (RHEL's) loads only the FIPS provider with fips=yes, and "
                       "blake2simd is not a FIPS-validated module; nothing written")
@@ -1195,7 +1199,7 @@ def command_status(args):
     settings = block or dropin
     module = block_module(settings) if settings else os.path.abspath(args.module)
     if settings and os.geteuid() == 0 and os.path.exists(module):
-        check_trusted(module, f"the module {module} (named in the block)")
+        check_trusted(module, f"the module {module} (named in the blake2simd-config settings)")
     print(f"configuration: {describe_path(path)}")
     enabled = ("yes (blake2simd-config block present)" if block else
                f"yes (drop-in file {place[3]})" if dropin else "no")
@@ -1204,6 +1208,9 @@ def command_status(args):
     print(f"enabled:       {enabled}")
     present = "present" if os.path.isfile(module) else "MISSING"
     print(f"module:        {module} ({present})")
+    if kernel_fips_mode(args):
+        print(f"FIPS mode:     on ({args.fips_flag} is 1): a FIPS libcrypto (RHEL's) then loads "
+              "only the FIPS provider; blake2simd is not FIPS-validated")
     served = ask_libcrypto(libcrypto_of(args), real)
     print(f"libcrypto:     {served['libcrypto']} ({served['version']})")
     offered = served["offered"]
