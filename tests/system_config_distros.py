@@ -171,7 +171,8 @@ def distributions(c, args, work, data):
                                 ("RHEL 9.4+ crypto_policy", "openssl-rhel9.4.cnf", True),
                                 ("RHEL 9.4+ crypto_policy + legacy drop-in", "openssl-rhel9.4.cnf",
                                  True),
-                                ("RHEL 9 openssl-3.5 crypto_policy", "openssl-rhel9-3.5.cnf", True)):
+                                ("RHEL 9 openssl-3.5 crypto_policy", "openssl-rhel9-3.5.cnf",
+                                 True)):
         root = work / label.replace(" ", "-")
         rhel_files(args, data, root)
         if "legacy" in label:  # another provider's drop-in file, as an admin would add it
