@@ -207,6 +207,12 @@ def mid_section_dropin(c, args, work):
     disabled = m.tool("disable")
     c.check(disabled.returncode == 0 and not ours.exists() and m.text() == original,
             "[mid-section include] disable removes exactly the drop-in file", describe(disabled))
+    # OpenSSL reads "a#b.cnf" from the directory; an .include line would stop at the "#"
+    (m.root / "etc/conf.d/a#b.cnf").write_text("[ x ]\ny = 1\n")
+    refused = m.tool("enable")
+    c.check(refused.returncode != 0 and "a#b.cnf" in refused.stderr and not ours.exists(),
+            "[mid-section include] a drop-in name the check cannot spell is refused",
+            describe(refused))
 
 
 def fips_refusals(c, m, label):

@@ -925,6 +925,7 @@ class Setup:
     def where(self):
         return f"the drop-in file {self.dropin}" if self.place else describe_path(self.real)
 
+
 def config_view(text, place, dropin_text, directory):
     """A configuration to check with: openssl.cnf with its include of the drop-in directory
     spelled out file by file in directory order (the order OpenSSL reads them in), our
@@ -942,6 +943,9 @@ def config_view(text, place, dropin_text, directory):
                 names.append(ours_copy)
             placed = True
         elif read_from_directory(name):
+            if re.search(r"[#$\"'\\]", path) or path != path.strip():
+                raise Refusal(f"{path}: a name an .include line cannot spell as it is (#, $, "
+                              "quotes, backslashes, or spaces at an end); rename it")
             names.append(path)
     if not placed:
         names.append(ours_copy)
