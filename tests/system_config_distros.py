@@ -302,6 +302,9 @@ def include_refusals(c, args, work, data):
          lambda m: ((m.root / inc).parent.mkdir(parents=True, exist_ok=True),
                     (m.root / inc).symlink_to(m.root / "srv/open/real.cnf"),
                     (m.root / "srv/open").chmod(0o777)))
+    case("a missing include target in a directory others can write",
+         ".include /etc/ssl/open2/later.cnf", [("etc/ssl/open2/.keep", "")], ["open2", "0777"],
+         lambda m: (m.root / "etc/ssl/open2").chmod(0o777))
     if as_root:
         case("an included file owned by nobody", f".include /{inc}",
              [(inc, "[ y ]\nz = 1\n")], ["extra.cnf", "uid 65534"],
