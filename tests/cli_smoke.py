@@ -75,8 +75,9 @@ def check_blake2x(module_dir, family, path, message):
     # size of EVP_MD_get_size, 0; later versions choose a length of their own.
     if openssl_version() < (3, 4):
         result = openssl(module_dir, "dgst", "-" + family.xof, path)
-        check(result.returncode != 0 and "no XOF output length" in result.stderr,
-              f"dgst -{family.xof} without -xoflen refused by us", result.stderr)
+        check(result.returncode != 0 and "no XOF output length" in result.stderr
+              and "-xoflen" in result.stderr,
+              f"dgst -{family.xof} without -xoflen refused by us, naming -xoflen", result.stderr)
     key = bytes(range(7, 7 + family.max_key))
     result = openssl(module_dir, "mac", "-macopt", "hexkey:" + key.hex(), "-macopt", "size:100",
                      "-in", path, family.xof + "MAC")
