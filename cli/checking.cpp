@@ -68,7 +68,7 @@ class Checker {
 // coreutils 9.1 escapes a name here only when it holds a newline (9.7: also '\\' and '\r').
 void Checker::print_status(const std::string& name, const char* verdict) const {
     const bool escape = name.find('\n') != std::string::npos;
-    const std::string shown = escape ? "\\" + escape_name(name) : name;
+    const std::string shown = escape ? std::string(1, '\\').append(escape_name(name)) : name;
     std::printf("%s: %s\n", shown.c_str(), verdict);
 }
 
