@@ -14,7 +14,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 
-from b2check import Tally, digest_hex
+from b2check import Tally, digest_hex, module_dir_under_test
 
 # BLAKE2X's expected answers come from vectors/blake2x.py (hashlib plus a pure-Python BLAKE2).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vectors"))
@@ -161,7 +161,7 @@ def check_macs(module_dir, family, path, message):
 
 
 def main():
-    module_dir = sys.argv[1]
+    module_dir = module_dir_under_test(sys.argv[1])
     family_name = sys.argv[3] if len(sys.argv) == 4 and sys.argv[2] == "--family" else "blake2b"
     family = FAMILIES[family_name]
     TALLY.program = f"cli_smoke ({family_name})"

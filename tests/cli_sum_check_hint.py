@@ -16,7 +16,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from b2check import Tally, load_generator
+from b2check import Tally, load_generator, sum_under_test
 
 TALLY = Tally("cli_sum_check_hint", verbose=True)
 check = TALLY.check
@@ -35,6 +35,7 @@ def main():
     parser.add_argument("--vectors", required=True, type=Path)
     parser.add_argument("--emulator", default="")
     args = parser.parse_args()
+    args.sum = sum_under_test(args.sum)
     if args.emulator:
         EMULATOR.append(args.emulator)
     tree = load_generator(args.vectors, "blake2_tree")
