@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "checking.hpp"
 
+#include <sys/stat.h>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -123,7 +124,9 @@ void Checker::verify(const CheckLine& line, Tally& tally) {
 // say its algorithm, and `-c` takes BLAKE2b unless told otherwise. When another algorithm of the
 // same output length reproduces the listed checksum, say so (a failure path only: it rehashes).
 void Checker::hint_other_algorithm(const CheckLine& line) {
-    if (line.name == "-") {
+    struct stat st {};
+    // A regular file only: a pipe or device read again would block or give other bytes.
+    if (line.name == "-" || stat(line.name.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
         return;
     }
     for (const Algorithm& other : kAlgorithms) {
