@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "checking.hpp"
 
+#include <sys/stat.h>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -52,6 +53,7 @@ class Checker {
     void check_line(const std::string& shown_file, const char* line, size_t length, bool from_stdin,
                     uintmax_t line_number, Tally& tally);
     void verify(const CheckLine& line, Tally& tally);
+    void hint_other_algorithm(const CheckLine& line);
     void print_status(const std::string& name, const char* verdict) const;
     bool summarize(const std::string& shown_file, const Tally& tally) const;
 
@@ -67,7 +69,7 @@ class Checker {
 // coreutils 9.1 escapes a name here only when it holds a newline (9.7: also '\\' and '\r').
 void Checker::print_status(const std::string& name, const char* verdict) const {
     const bool escape = name.find('\n') != std::string::npos;
-    const std::string shown = escape ? "\\" + escape_name(name) : name;
+    const std::string shown = escape ? std::string(1, '\\').append(escape_name(name)) : name;
     std::printf("%s: %s\n", shown.c_str(), verdict);
 }
 
@@ -110,8 +112,41 @@ void Checker::verify(const CheckLine& line, Tally& tally) {
     if (!o_.status && (!match || !o_.quiet)) {
         print_status(line.name, match ? "OK" : "FAILED");
     }
+    if (!match && !o_.status) {
+        hint_other_algorithm(line);
+    }
     if (o_.show_kernel) {
         report(quote_name(line.name) + ": kernel " + d.kernel);
+    }
+}
+
+// A mismatch is most often a line checked with the wrong algorithm: an untagged line does not
+// say its algorithm, and `-c` takes BLAKE2b unless told otherwise. When another algorithm of the
+// same output length reproduces the listed checksum, say so (a failure path only: it rehashes).
+void Checker::hint_other_algorithm(const CheckLine& line) {
+    struct stat st {};
+    // A regular file only: a pipe or device read again would block or give other bytes.
+    if (line.name == "-" || stat(line.name.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+        return;
+    }
+    for (const Algorithm& other : kAlgorithms) {
+        const bool same_length =
+            other.variable_length ? line.bits <= other.max_bits : line.bits == other.default_bits;
+        if (&other == line.algorithm || other.xof || !same_length || key_.size() > other.max_key) {
+            continue;
+        }
+        const Fetched* fetched = algorithms_.get(other);
+        const HashSpec spec{&other, line.bits, &key_, {}};
+        const FileDigest d = fetched == nullptr
+                                 ? FileDigest{}
+                                 : hash_file(line.name, *fetched, spec, hashing_, buffer_, false);
+        if (d.ok && same_hex(line.hex, to_hex(d.digest.data(), line.bits / 8))) {
+            report(quote_name(line.name) + ": the listed checksum is its " +
+                   std::string(other.tag) + ", not " + std::string(line.algorithm->tag) +
+                   ": check with -a " + std::string(other.option) +
+                   " (an untagged line does not name its algorithm; --tag lines do)");
+            return;
+        }
     }
 }
 

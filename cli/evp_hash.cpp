@@ -15,6 +15,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "module_trust.hpp"
+
 namespace b2sum {
 namespace {
 
@@ -30,6 +32,20 @@ std::string directory_of_executable() {
     }
     std::string exe(path, static_cast<size_t>(length));
     return exe.substr(0, exe.rfind('/'));
+}
+
+bool same_directory(const std::string& a, const std::string& b) {
+    struct stat sa {};
+    struct stat sb {};
+    return !a.empty() && stat(a.c_str(), &sa) == 0 && stat(b.c_str(), &sb) == 0 &&
+           sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+// Only the program the build left in its own output directory probes the build tree: a copy
+// installed anywhere else must never load a module from <its directory>/../ossl-modules, which
+// whoever may write the install prefix could plant.
+bool running_from_build_tree() {
+    return same_directory(directory_of_executable(), B2_BUILD_TREE_PROGRAM_DIR);
 }
 
 bool module_exists(const std::string& directory) {
@@ -68,9 +84,8 @@ std::vector<std::string> module_directories(const std::string& provider_path) {
         return {provider_path};
     }
     std::vector<std::string> directories;
-    const std::string build_tree = directory_of_executable() + "/" + B2_BUILD_TREE_MODULE_RELDIR;
-    if (module_exists(build_tree)) {
-        directories.push_back(build_tree);
+    if (running_from_build_tree() && module_exists(B2_BUILD_TREE_MODULE_DIR)) {
+        directories.push_back(B2_BUILD_TREE_MODULE_DIR);
     }
     directories.push_back(B2_INSTALLED_MODULE_DIR);
     return directories;
@@ -78,6 +93,16 @@ std::vector<std::string> module_directories(const std::string& provider_path) {
 
 std::unique_ptr<ProviderSession> ProviderSession::load(const std::string& directory,
                                                        std::string* error) {
+    const std::string module = directory + "/" + kProviderName + ".so";
+    if (geteuid() == 0) {
+        const std::string why = why_others_could_replace(module);
+        if (!why.empty()) {
+            *error = "cannot load the blake2simd provider from " + directory +
+                     ": as root, refusing " + module + ": " + why +
+                     ", so someone other than root could replace it and run their code here";
+            return nullptr;
+        }
+    }
     OSSL_LIB_CTX* library = OSSL_LIB_CTX_new();
     if (library == nullptr) {
         *error = "cannot create an OpenSSL library context";

@@ -19,7 +19,8 @@ namespace b2sum {
 class ProviderSession {
   public:
     // Loads from `directory` (one of module_directories()). Empty result and `*error` set
-    // when the module is missing or refuses to start.
+    // when the module is missing or refuses to start, or, as root, when anyone but root could
+    // replace it (module_trust.hpp).
     static std::unique_ptr<ProviderSession> load(const std::string& directory, std::string* error);
     ~ProviderSession();
     ProviderSession(const ProviderSession&) = delete;
@@ -35,7 +36,8 @@ class ProviderSession {
 };
 
 // The directories to try, in order: --provider-path alone when given; else the build tree's
-// module directory when this program runs from a build tree, then the installed one.
+// module directory when this program runs from the build's own output directory (never for an
+// installed copy), then the installed one.
 std::vector<std::string> module_directories(const std::string& provider_path);
 
 // A key read from a file, wiped when dropped.

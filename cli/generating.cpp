@@ -47,7 +47,8 @@ std::string sum_line(const Options& o, const std::string& name, const FileDigest
     if (o.tag) {
         line += o.algorithm->tag;
         if (tag_names_length(*o.algorithm, o.bits)) {
-            line += "-" + std::to_string(o.bits);
+            line += '-';
+            line += std::to_string(o.bits);
         }
         line += " (" + shown + ") = " + hex;
     } else {

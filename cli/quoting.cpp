@@ -148,7 +148,7 @@ std::string quote_name(std::string_view name) {
         return std::string(name);
     }
     if (s.has_single_quote && s.double_quotes_fit) {
-        return "\"" + std::string(name) + "\"";
+        return std::string(1, '"').append(name).append(1, '"');
     }
     // coreutils rescans after a single quote, starting in the state the first pass ended in.
     const bool stale_escape = s.has_single_quote && ends_in_escape(name);

@@ -5,6 +5,8 @@
 #include <clocale>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <vector>
 
 #include "checking.hpp"
 #include "evp_hash.hpp"
@@ -25,14 +27,20 @@ std::unique_ptr<ProviderSession> load_provider(const Options& options) {
         report("cannot pass the kernel request", errno);
         return nullptr;
     }
-    std::string error;
+    // Every directory that failed is named: a build tree's module refused (as root, under /tmp)
+    // must not hide behind the installed directory's "not found".
+    std::vector<std::string> errors;
     for (const std::string& directory : module_directories(options.provider_path)) {
+        std::string error;
         std::unique_ptr<ProviderSession> session = ProviderSession::load(directory, &error);
         if (session) {
             return session;
         }
+        errors.push_back(error);
     }
-    report(error);
+    for (const std::string& error : errors) {
+        report(error);
+    }
     return nullptr;
 }
 

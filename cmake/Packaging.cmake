@@ -123,4 +123,16 @@ file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/dist/CPackProjectConfig.cmake
      INPUT ${PROJECT_BINARY_DIR}/dist/CPackProjectConfig.cmake.in)
 set(CPACK_PROJECT_CONFIG_FILE ${PROJECT_BINARY_DIR}/dist/CPackProjectConfig.cmake)
 
+# --- Source tarball (cpack --config build/CPackSourceConfig.cmake): blake2simd-VERSION.tar.gz
+# with one top folder of that name, as dist/blake2simd.spec's Source0 and %autosetup expect;
+# no build trees (any build*/ folder, RPM's build-rpm/ and redhat-linux-build/), git data or caches.
+set(CPACK_SOURCE_GENERATOR TGZ)
+set(CPACK_SOURCE_PACKAGE_FILE_NAME "${CPACK_PACKAGE_NAME}-${PROJECT_VERSION}")
+# The patterns match absolute paths: anchored at the source folder, whatever folder holds it.
+# CPack writes them into a CMake file it reads again, so each regex backslash is doubled here.
+string(REGEX REPLACE "([][+.*()^$?|\\])" "\\\\\\\\\\1" _b2_top "${PROJECT_SOURCE_DIR}")
+set(CPACK_SOURCE_IGNORE_FILES "^${_b2_top}/\\\\.git(/|$)" "^${_b2_top}/build[^/]*/"
+    "^${_b2_top}/redhat-linux-build/" "^${_b2_top}/out/" "/__pycache__/" "\\\\.pyc$"
+    "^${_b2_top}/build-[^/]*\\\\.log$")
+
 include(CPack)

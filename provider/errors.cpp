@@ -53,7 +53,8 @@ const OSSL_ITEM kReasonStrings[] = {
               "XOF output length differs from the length given at init (BLAKE2X hashes it into "
               "the root)"),
     B2_REASON(xof_length_unknown,
-              "no XOF output length: give one at init, or use EVP_DigestFinalXOF or squeeze"),
+              "no XOF output length: give one at init, or use EVP_DigestFinalXOF or squeeze "
+              "(openssl dgst: -xoflen N)"),
     B2_REASON(xof_output_too_long, "XOF output longer than this BLAKE2X context can produce"),
     B2_REASON(xof_squeeze_after_final, "squeeze after final"),
     B2_REASON(xof_final_after_squeeze, "final after squeeze (squeeze on for more output)"),

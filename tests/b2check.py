@@ -21,6 +21,17 @@ def tree_files(root: Path):
             yield (Path(directory) / name).relative_to(root)
 
 
+def module_dir_under_test(built: str) -> str:
+    """The build's module directory, or the installed one tools/test-installed.sh names in
+    B2_MODULE_DIR (the C++ tests read it the same way: tests/support/b2test/evp.hpp)."""
+    return os.environ.get("B2_MODULE_DIR") or built
+
+
+def sum_under_test(built: str) -> str:
+    """The build's blake2simd-sum, or the installed one tools/test-installed.sh names in B2_SUM."""
+    return os.environ.get("B2_SUM") or built
+
+
 def skip(reason: str) -> None:
     print(f"SKIP: {reason}")
     sys.exit(SKIP)

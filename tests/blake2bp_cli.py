@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from b2check import Tally, digest_hex, load_generator
+from b2check import Tally, digest_hex, load_generator, module_dir_under_test
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ def openssl(module_dir: str, command: str, *args: str) -> subprocess.CompletedPr
 
 
 def main() -> int:
-    module_dir, vectors_dir = sys.argv[1], Path(sys.argv[2])
+    module_dir, vectors_dir = module_dir_under_test(sys.argv[1]), Path(sys.argv[2])
     family_name = sys.argv[4] if len(sys.argv) == 5 and sys.argv[3] == "--family" else "blake2bp"
     family = FAMILIES[family_name]
     TALLY.program = f"blake2bp_cli ({family_name})"

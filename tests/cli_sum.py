@@ -27,7 +27,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from b2check import Tally, skip
+from b2check import Tally, skip, sum_under_test
 
 # What coreutils changed after 9.1, each with the case tags it covers. Seen against 9.7
 # (Debian 13); the tags mark the cases below that show it.
@@ -380,7 +380,7 @@ def main():
         corpus = root / "corpus"
         corpus.mkdir()
         make_corpus(corpus)
-        ours = str(Path(args.sum).resolve())
+        ours = str(Path(sum_under_test(args.sum)).resolve())
         # qemu-user's -0 sets the guest's argv[0].
         ours_command = [args.emulator, "-0", "b2sum", ours] if args.emulator else [ours]
         runner = Runner(ours_command, theirs, corpus, tally, version)

@@ -21,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from b2check import Tally, load_generator
+from b2check import Tally, load_generator, module_dir_under_test, sum_under_test
 
 TALLY = Tally("cli_sum_extras")
 check = TALLY.check
@@ -311,6 +311,7 @@ def main():
     parser.add_argument("--free-scan", default="",
                         help="tests/support/free_scan.c built (not in sanitizer builds)")
     args = parser.parse_args()
+    args.sum, args.module_dir = sum_under_test(args.sum), module_dir_under_test(args.module_dir)
     if args.emulator:
         EMULATOR.append(args.emulator)
     oracles = Oracles(args.vectors)

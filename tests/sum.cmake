@@ -34,3 +34,25 @@ add_test(NAME sum.extras
                  ${_b2_sum_emulator} ${_b2_sum_free_scan})
 set_tests_properties(sum.differential sum.extras PROPERTIES
   LABELS "sum;differential" SKIP_RETURN_CODE 77 TIMEOUT 300)
+# -c with the wrong algorithm names the one that reproduces the line.
+add_test(NAME sum.check_hint
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/cli_sum_check_hint.py
+                 --sum $<TARGET_FILE:blake2simd-sum> --vectors ${B2_VECTORS_DIR} ${_b2_sum_emulator})
+set_tests_properties(sum.check_hint PROPERTIES LABELS sum SKIP_RETURN_CODE 77 TIMEOUT 60)
+
+# Which module the program loads: the build's only from the build tree, never one beside an
+# installed copy; as root, none that anyone but root could replace. A native build's own
+# program only (the loader's trace is read; a cross build's runs under qemu-user).
+if(NOT CMAKE_CROSSCOMPILING)
+  include(${PROJECT_SOURCE_DIR}/cmake/OpenSSLModulesDir.cmake)  # B2_MODULESDIR_FULL
+  set(_b2_sum_module_args --sum $<TARGET_FILE:blake2simd-sum> --module-dir ${B2_MODULE_DIR}
+                          --installed-dir ${B2_MODULESDIR_FULL} --work-dir ${CMAKE_CURRENT_BINARY_DIR})
+  add_test(NAME sum.module_lookup
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/cli_sum_module.py
+                   ${_b2_sum_module_args})
+  add_test(NAME sum.module_root_trust
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/cli_sum_module.py
+                   ${_b2_sum_module_args} --root)
+  set_tests_properties(sum.module_lookup sum.module_root_trust PROPERTIES
+    LABELS sum SKIP_RETURN_CODE 77 TIMEOUT 60)
+endif()

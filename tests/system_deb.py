@@ -204,8 +204,11 @@ def main():
     args = parser.parse_args()
 
     c = Tally("system_deb", verbose=True)
-    with tempfile.TemporaryDirectory(prefix="b2sys-deb-") as tmp:
+    # In the build tree, not /tmp: as root, blake2simd-sum refuses a module in a directory that
+    # others could write (cli/module_trust.hpp), and the unpacked package is run from here.
+    with tempfile.TemporaryDirectory(prefix="b2sys-deb-", dir=args.build_dir) as tmp:
         scratch = pathlib.Path(tmp)
+        os.chmod(scratch, 0o755)
         stray_cleared = clear_stray_shlibdeps_dir()
         if not stray_cleared:
             print(f"note: {STRAY_SHLIBDEPS_DIR} exists and cannot be removed: not checked")

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-# The .deb on a real, minimal Debian: install, `blake2simd-config enable`, `status`, purge while
-# enabled (openssl and update-ca-certificates keep working), reinstall, `disable` (byte-identical
-# openssl.cnf), purge. Runs in a copy of the shared pristine root (tools/ci/debian-root.sh) with
+# The .deb on a real, minimal Debian: install, the installed module tested as a packager would
+# (tools/test-installed.sh as a normal user, offline, with this build tree's test programs),
+# `blake2simd-config enable`, `status`, purge while enabled (openssl and update-ca-certificates
+# keep working), reinstall, `disable` (byte-identical openssl.cnf), purge. Runs in a copy of the shared pristine root (tools/ci/debian-root.sh) with
 # the package's dependencies added, made once and cached outside the clone.
 # SPDX-License-Identifier: Apache-2.0
 #
@@ -22,7 +23,11 @@ from system_deb import TOOL, build_deb, deb_arguments
 
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 STOCK_CNF = "etc/ssl/openssl.cnf"
-DEBIAN_ROOT = pathlib.Path(__file__).resolve().parent.parent / "tools/ci/debian-root.sh"
+SOURCE_DIR = pathlib.Path(__file__).resolve().parent.parent
+DEBIAN_ROOT = SOURCE_DIR / "tools/ci/debian-root.sh"
+# ctest (cmake) runs the installed-module tests; coreutils' b2sum is in every root already.
+PACKAGES = "openssl ca-certificates python3 cmake"
+NOBODY = 65534
 
 
 def check_prerequisites():
@@ -43,9 +48,11 @@ def check_prerequisites():
 def base_works(base):
     """The stamp outlives files lost since (a full disk, a killed copy): what the tests run must run."""
     ran = subprocess.run(["chroot", base, "/usr/bin/env", "-i", f"PATH={PATH}", "sh", "-c",
-                          "openssl version && python3 -c pass"], capture_output=True, timeout=120)
+                          "openssl version && python3 -c pass && ctest --version"],
+                         capture_output=True, timeout=120)
     if ran.returncode != 0:
-        print(f"note: the cached {base.name} root does not run openssl and python3; making it again")
+        print(f"note: the cached {base.name} root does not run openssl, python3 and ctest; "
+              "making it again")
     return ran.returncode == 0
 
 
@@ -63,12 +70,12 @@ def cached_base(cache, suite):
     subprocess.run(["cp", "-a", made.stdout.strip(), work], check=True)
     shutil.copy("/etc/resolv.conf", work / "etc/resolv.conf")
     log = cache / f"provision-{suite}.log"
-    print(f"note: installing openssl, ca-certificates, python3 into the {suite} root (log {log})")
+    print(f"note: installing {PACKAGES} into the {suite} root (log {log})")
     with open(log, "w") as out:
         installed = subprocess.run(
             ["chroot", work, "/usr/bin/env", "-i", f"PATH={PATH}", "DEBIAN_FRONTEND=noninteractive",
              "sh", "-c", "apt-get update -q && apt-get install -y -q --no-install-recommends "
-             "openssl ca-certificates python3 && apt-get clean"],
+             f"{PACKAGES} && apt-get clean"],
             stdout=out, stderr=subprocess.STDOUT, timeout=1500)
     if installed.returncode != 0:
         subprocess.run(["rm", "-rf", "--one-file-system", work.parent])
@@ -163,18 +170,57 @@ def main():
             tree = scratch / "root"
             subprocess.run(["cp", "-a", base, tree], check=True)
             shutil.copy(deb, tree / "tmp/blake2simd.deb")
-            sequence(c, Chroot(tree), tree)
+            sequence(c, Chroot(tree), tree, pathlib.Path(args.build_dir).resolve())
         finally:
             subprocess.run(["rm", "-rf", "--one-file-system", scratch])
     c.exit()
 
 
-def sequence(c, root, tree):
+def copy_into(tree, path):
+    inside = tree / str(path).lstrip("/")
+    inside.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["cp", "-a", path, inside], check=True)
+    subprocess.run(["chown", "-R", f"{NOBODY}:{NOBODY}", inside], check=True)
+
+
+def python_at(tree, build_dir):
+    """The tests run the Python the build tree was configured with; one the root lacks (the build
+    host's own, e.g. a pyenv shim under /root) becomes a link to the root's python3, its
+    directories made traversable (the root is a scratch copy)."""
+    cache = (build_dir / "CMakeCache.txt").read_text()
+    found = re.search(r"^_?Python3_EXECUTABLE:[A-Z]+=(.+)$", cache, re.M)
+    if not found or (tree / found.group(1).lstrip("/")).exists():
+        return
+    link = tree / found.group(1).lstrip("/")
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to("/usr/bin/python3")
+    for directory in link.relative_to(tree).parents:
+        os.chmod(tree / directory, os.stat(tree / directory).st_mode | 0o755)
+
+
+def installed_tests(c, root, tree, build_dir):
+    """tools/test-installed.sh in the root, as the user nobody, against the package's module: the
+    scripts, the test sources and this build tree (its test programs) copied in at their paths."""
+    for path in (SOURCE_DIR / "tools", SOURCE_DIR / "tests", SOURCE_DIR / "vectors", build_dir):
+        copy_into(tree, path)
+    python_at(tree, build_dir)
+    result = root.ok(c, f"cd {SOURCE_DIR} && setpriv --reuid={NOBODY} --regid={NOBODY} "
+                     f"--clear-groups env HOME=/tmp B2_BUILD_DIR={build_dir} "
+                     "sh tools/test-installed.sh",
+                     "tools/test-installed.sh passes as nobody against the installed module")
+    c.check("blake2simd-sum /usr/bin/blake2simd-sum" in result.stdout and
+            "100% tests passed" in result.stdout, "it tested the installed module and "
+            "blake2simd-sum (found by openssl version -m: the root has no pkg-config)",
+            result.stdout[-3000:])
+
+
+def sequence(c, root, tree, build_dir):
     stock = (tree / STOCK_CNF).read_bytes()
     link = tree / "usr/lib/ssl/openssl.cnf"
     root.ok(c, "dpkg -i /tmp/blake2simd.deb", "dpkg -i the package")
     root.ok(c, f"test -x {TOOL} && test -f /usr/share/man/man8/blake2simd-config.8.gz",
             "tool and man page installed")
+    installed_tests(c, root, tree, build_dir)
     root.ok(c, "blake2simd-config enable", "enable (default configuration file)")
     c.check(link.is_symlink() and (tree / STOCK_CNF).read_bytes() != stock,
             "/usr/lib/ssl/openssl.cnf is still a symlink; /etc/ssl/openssl.cnf was edited")

@@ -304,7 +304,7 @@ std::string baseline_kernel_names() {
     std::string names;
     for (const registry::KernelRow& row : registry::kKernelRows) {
         if (row.need == registry::CpuNeed::nothing || row.need == registry::CpuNeed::x86_64) {
-            names += (names.empty() ? "" : ",") + std::string(row.name);
+            names.append(names.empty() ? "" : ",").append(row.name);
         }
     }
     return names;

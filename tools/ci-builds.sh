@@ -7,12 +7,15 @@
 #              suite (the whole suite but the labels qemu, slow and system)
 #   packager:  g++ with dpkg-buildflags (hardening=+all), CMAKE_BUILD_TYPE=None, the suite but
 #              the qemu CPU models and the 4 GiB run
+#   rpm:       dist/blake2simd.spec built with Debian's rpm (tools/ci/rpm.sh): the source tarball
+#              prepared, the checkout built with %check running the label installed, the files
+#              against the packager build's (the .deb's), rpmlint; after packager
 # Every build has B2_WERROR=ON and quickstart's /usr prefix (the .deb test needs it). Build trees
 # and a ccache live in B2_CI_CACHE/builds/ (default /var/cache/blake2simd-ci), so a warm run
 # recompiles only what changed.
 #
 # usage: tools/ci-builds.sh [NAME ...]    NAME: gcc-release gcc-debug gcc-minsizerel
-#        clang-release clang-debug clang-relwithdebinfo clang-minsizerel packager (default: all)
+#        clang-release clang-debug clang-relwithdebinfo clang-minsizerel packager rpm (default: all)
 # Prints a table (build, seconds to build, seconds to test, tests passed/skipped/total) and a
 # one-line summary with the duration; exits non-zero if any build or test fails.
 # SPDX-License-Identifier: Apache-2.0
@@ -36,7 +39,7 @@ export CCACHE_IGNOREOPTIONS="-fmacro-prefix-map=*"
 ccache --max-size=2G >/dev/null
 
 names=${*:-gcc-release gcc-debug gcc-minsizerel clang-release clang-debug clang-relwithdebinfo \
-clang-minsizerel packager}
+clang-minsizerel packager rpm}
 table="$cache/table.txt"
 : >"$table"
 failed=""
@@ -121,6 +124,24 @@ packager_build() {
     ctest_args=""
 }
 
+# The RPM of dist/blake2simd.spec, its files checked against the packager tree's install.
+rpm_build() {
+    log="$cache/rpm.log"
+    t0=$(date +%s)
+    if [ ! -f "$cache/packager/CMakeCache.txt" ]; then
+        result="not run: needs the packager build first"
+        failed="$failed rpm"
+    elif sh tools/ci/rpm.sh "$cache/packager" "$cache/rpm" >"$log" 2>&1; then
+        result="passed: $(sed -n 's/^rpm: %check: //p' "$log")"
+    else
+        tail -n 30 "$log"
+        result="FAILED"
+        failed="$failed rpm"
+    fi
+    printf '%-22s %-14s %6s %6s  %s\n' rpm rpmbuild "$(($(date +%s) - t0))" - "$result" >>"$table"
+    echo "ci-builds: rpm: $result (log: $log)"
+}
+
 for name in $names; do
     case $name in
     gcc-release) run_build "$name" gcc g++ Release yes ;;
@@ -139,6 +160,7 @@ for name in $names; do
     clang-relwithdebinfo) run_build "$name" clang clang++ RelWithDebInfo smoke ;;
     clang-minsizerel) run_build "$name" clang clang++ MinSizeRel smoke ;;
     packager) packager_build ;;
+    rpm) rpm_build ;;
     *)
         echo "ci-builds: unknown build $name" >&2
         exit 2
