@@ -21,8 +21,10 @@ inline constexpr uint8_t kMagic[8] = {'B', '2', 'S', 'I', 'M', 'D', 'S', 'T'};
 inline constexpr uint16_t kFormatVersion = 1;
 inline constexpr size_t kHeaderBytes = sizeof kMagic + 2 + 2 + 4;
 
-// An algorithm's number in the header: its kind in the high byte, the output size its name fixes
-// in the low one (0: any size). BLAKE2B-512 is 0x0100, BLAKE2B-256 0x0120, BLAKE2XS 0x0600.
+// An algorithm's number in the header: its kind in the high byte, in the low one the output size
+// its context starts with where the name gives one (BLAKE2B-512 0x0140, BLAKE2B-256 0x0120,
+// BLAKE2S-256 0x0220), else 0 (BLAKE2BP-512 0x0300, BLAKE2XS 0x0600). docs/semantics.md lists
+// them all.
 enum class Kind : uint8_t { blake2b = 1, blake2s, blake2bp, blake2sp, blake2xb, blake2xs };
 
 constexpr uint16_t algorithm_id(Kind kind, size_t named_size) noexcept {

@@ -7,7 +7,7 @@
 //     deserialize of every digest at generated split points, saved in one library context (one
 //     kernel) and resumed in a fresh context of another (the next kernel), and in another
 //     process: the one-shot output; the size query; what OpenSSL's own test
-//     (test/evp_extra_test2.c, test_evp_md_ctx_serialize) checks: a finished context neither
+//     (its test/evp_extra_test2.c, the serialize test) checks: a finished context neither
 //     serializes nor deserializes; a truncated blob is refused and the context goes on.
 //   --resume NAME FILE (internal): the other process, printing the output in hex.
 // SPDX-License-Identifier: Apache-2.0
