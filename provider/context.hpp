@@ -18,6 +18,7 @@
 #include "algorithm_params.hpp"
 #include "blake2_engine.hpp"
 #include "core_memory.hpp"
+#include "digest_ids.hpp"
 #include "errors.hpp"
 #include "provider_context.hpp"
 
@@ -190,20 +191,6 @@ struct ContextLifecycle {
 };
 
 }  // namespace blake2simd
-
-// The digest slots OpenSSL added after 3.0 (copyctx in 3.5, serialize and deserialize in 4.0),
-// absent from the 3.0 headers the module builds against; a core that does not know an id never
-// looks it up.
-#ifndef OSSL_FUNC_DIGEST_COPYCTX
-#define OSSL_FUNC_DIGEST_COPYCTX 15
-OSSL_CORE_MAKE_FUNC(void, digest_copyctx, (void* outctx, void* inctx))
-#endif
-#ifndef OSSL_FUNC_DIGEST_SERIALIZE
-#define OSSL_FUNC_DIGEST_SERIALIZE 16
-#define OSSL_FUNC_DIGEST_DESERIALIZE 17
-OSSL_CORE_MAKE_FUNC(int, digest_serialize, (void* dctx, unsigned char* out, size_t* outl))
-OSSL_CORE_MAKE_FUNC(int, digest_deserialize, (void* dctx, const unsigned char* in, size_t inl))
-#endif
 
 // Building OSSL_DISPATCH tables from our noexcept callbacks.
 //

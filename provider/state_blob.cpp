@@ -60,23 +60,23 @@ Word load(const uint8_t* bytes, size_t count) noexcept {
     return value;
 }
 
-// RFC 7693 section 2.8's layouts; BLAKE2b has 14 reserved bytes after inner_length.
-void decode(const uint8_t* b, ParameterBlock<Blake2bFamily>& p) noexcept {
-    p.leaf_length = load<uint32_t>(b + 4, 4);
-    p.node_offset = load<uint64_t>(b + 8, 8);
-    p.node_depth = b[16];
-    p.inner_length = b[17];
-    std::memcpy(p.salt, b + 32, sizeof p.salt);
-    std::memcpy(p.personal, b + 48, sizeof p.personal);
-}
+// Where RFC 7693 section 2.8 puts the fields after the first eight bytes (BLAKE2b has 14
+// reserved bytes after inner_length; BLAKE2s's node offset is 6 bytes).
+struct Layout {
+    size_t node_offset_bytes, node_depth_at, salt_at, personal_at;
+};
+constexpr Layout kBlake2bLayout{8, 16, 32, 48};
+constexpr Layout kBlake2sLayout{6, 14, 16, 24};
 
-void decode(const uint8_t* b, ParameterBlock<Blake2sFamily>& p) noexcept {
+template <class Family>
+void decode(const uint8_t* b, ParameterBlock<Family>& p) noexcept {
+    constexpr Layout layout = Family::kMember == Member::blake2b ? kBlake2bLayout : kBlake2sLayout;
     p.leaf_length = load<uint32_t>(b + 4, 4);
-    p.node_offset = load<uint64_t>(b + 8, 6);
-    p.node_depth = b[14];
-    p.inner_length = b[15];
-    std::memcpy(p.salt, b + 16, sizeof p.salt);
-    std::memcpy(p.personal, b + 24, sizeof p.personal);
+    p.node_offset = load<uint64_t>(b + 8, layout.node_offset_bytes);
+    p.node_depth = b[layout.node_depth_at];
+    p.inner_length = b[layout.node_depth_at + 1];
+    std::memcpy(p.salt, b + layout.salt_at, sizeof p.salt);
+    std::memcpy(p.personal, b + layout.personal_at, sizeof p.personal);
 }
 
 }  // namespace

@@ -54,7 +54,8 @@ b2_add_evp_test(NAME hardening.large_input_4gib_blake2s TARGET test_large_input
                 ARGS --mac --algorithm blake2s LABELS hardening slow blake2s TIMEOUT 900)
 
 add_executable(test_direct_dispatch ${b2_hardening_dir}/test_direct_dispatch.cpp)
-target_include_directories(test_direct_dispatch PRIVATE ${b2_hardening_dir} ${B2_TEST_SUPPORT_DIR})
+target_include_directories(test_direct_dispatch PRIVATE ${b2_hardening_dir} ${B2_TEST_SUPPORT_DIR}
+                                                        ${PROJECT_SOURCE_DIR}/provider)
 target_compile_definitions(test_direct_dispatch PRIVATE B2_MODULE_DIR="${B2_MODULE_DIR}")
 target_link_libraries(test_direct_dispatch PRIVATE OpenSSL::Crypto ${CMAKE_DL_LIBS} b2_warnings)
 add_dependencies(test_direct_dispatch blake2simd)

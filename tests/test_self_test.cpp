@@ -16,7 +16,6 @@
 #include "b2test/check.hpp"
 #include "cpu_features.hpp"
 #include "forms.hpp"
-#include "lanes_by_lane.hpp"
 #include "provider_context.hpp"
 
 extern "C" int OSSL_provider_init(const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in,
@@ -29,38 +28,33 @@ using blake2simd::Entry;
 using dispatch::Candidate;
 using dispatch::Form;
 
-// The reference with one bit of its result flipped, for each form.
+// The reference (each form's first candidate) with one bit of its result flipped.
+template <class Family, Form kSingle, Form kLanes>
+struct Broken {
+    using Word = typename Family::Word;
+    static void single(typename Family::State* s, const uint8_t* p, size_t n, Word i) noexcept {
+        (dispatch::candidates(kSingle)[0].entry.*Family::kSingleEntry)(s, p, n, i);
+        s->h[3] ^= 1;
+    }
+    static void lanes(typename Family::State* s, const uint8_t* const* p, size_t n, size_t stride,
+                      Word i) noexcept {
+        (dispatch::candidates(kLanes)[0].entry.*Family::kLanesEntry)(s, p, n, stride, i);
+        s[1].h[5] ^= 1;
+    }
+};
+using BrokenB = Broken<blake2simd::Blake2bFamily, Form::blake2b, Form::blake2bp>;
+using BrokenS = Broken<blake2simd::Blake2sFamily, Form::blake2s, Form::blake2sp>;
+
 Entry broken_entry(Form form) {
-    using namespace blake2simd;
-    static const CompressFn b = [](Blake2bState* s, const uint8_t* p, size_t n,
-                                   uint64_t i) noexcept {
-        kernels::compress_ref(s, p, n, i);
-        s->h[3] ^= 1;
-    };
-    static const Compress4Fn b4 = [](Blake2bState* s, const uint8_t* const* p, size_t n,
-                                     size_t stride, uint64_t i) noexcept {
-        compress_by_lane<Blake2bFamily, &kernels::compress_ref>(s, p, n, stride, i);
-        s[2].h[5] ^= 1;
-    };
-    static const Blake2sCompressFn bs = [](Blake2sState* s, const uint8_t* p, size_t n,
-                                           uint32_t i) noexcept {
-        kernels::blake2s_compress_ref(s, p, n, i);
-        s->h[3] ^= 1;
-    };
-    static const Blake2sCompress8Fn bs8 = [](Blake2sState* s, const uint8_t* const* p, size_t n,
-                                             size_t stride, uint32_t i) noexcept {
-        compress_by_lane<Blake2sFamily, &kernels::blake2s_compress_ref>(s, p, n, stride, i);
-        s[6].h[1] ^= 1;
-    };
     switch (form) {
         case Form::blake2b:
-            return {.blake2b = b};
+            return {.blake2b = &BrokenB::single};
         case Form::blake2bp:
-            return {.blake2b_lanes = b4};
+            return {.blake2b_lanes = &BrokenB::lanes};
         case Form::blake2s:
-            return {.blake2s = bs};
+            return {.blake2s = &BrokenS::single};
         default:
-            return {.blake2s_lanes = bs8};
+            return {.blake2s_lanes = &BrokenS::lanes};
     }
 }
 

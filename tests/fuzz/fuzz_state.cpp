@@ -18,8 +18,7 @@
 #include <cstring>
 #include <vector>
 
-#include "blake2x.hpp"
-#include "context.hpp"
+#include "b2test/digest_slots.hpp"
 #include "fuzz_common.hpp"
 
 namespace {
@@ -32,30 +31,9 @@ constexpr const char* kAlgorithms[] = {
 };
 constexpr size_t kAlgorithmCount = sizeof kAlgorithms / sizeof kAlgorithms[0];
 
-struct Fns {
-    OSSL_FUNC_digest_newctx_fn* newctx;
-    OSSL_FUNC_digest_freectx_fn* freectx;
-    OSSL_FUNC_digest_dupctx_fn* dupctx;
-    OSSL_FUNC_digest_init_fn* init;
-    OSSL_FUNC_digest_update_fn* update;
-    OSSL_FUNC_digest_final_fn* final;
-    OSSL_FUNC_digest_squeeze_fn* squeeze;
-    OSSL_FUNC_digest_set_ctx_params_fn* set_ctx_params;
-    OSSL_FUNC_digest_serialize_fn* serialize;
-    OSSL_FUNC_digest_deserialize_fn* deserialize;
+struct Fns : b2test::DigestSlots {
     bool xof;
 };
-
-template <class Fn>
-Fn* find(const OSSL_DISPATCH* table, int id) {
-    for (; table->function_id != 0; ++table) {
-        if (table->function_id == id) {
-            return reinterpret_cast<Fn*>(table->function);
-        }
-    }
-    std::fprintf(stderr, "FATAL: dispatch id %d missing\n", id);
-    std::abort();
-}
 
 struct Module {
     void* provctx;
@@ -78,23 +56,7 @@ struct Module {
                         found->algorithm_names[length] != '\0')) {
                     ++found;
                 }
-                const OSSL_DISPATCH* t = found->implementation;
-                m.fns[a] = {
-                    find<OSSL_FUNC_digest_newctx_fn>(t, OSSL_FUNC_DIGEST_NEWCTX),
-                    find<OSSL_FUNC_digest_freectx_fn>(t, OSSL_FUNC_DIGEST_FREECTX),
-                    find<OSSL_FUNC_digest_dupctx_fn>(t, OSSL_FUNC_DIGEST_DUPCTX),
-                    find<OSSL_FUNC_digest_init_fn>(t, OSSL_FUNC_DIGEST_INIT),
-                    find<OSSL_FUNC_digest_update_fn>(t, OSSL_FUNC_DIGEST_UPDATE),
-                    find<OSSL_FUNC_digest_final_fn>(t, OSSL_FUNC_DIGEST_FINAL),
-                    nullptr,
-                    find<OSSL_FUNC_digest_set_ctx_params_fn>(t, OSSL_FUNC_DIGEST_SET_CTX_PARAMS),
-                    find<OSSL_FUNC_digest_serialize_fn>(t, OSSL_FUNC_DIGEST_SERIALIZE),
-                    find<OSSL_FUNC_digest_deserialize_fn>(t, OSSL_FUNC_DIGEST_DESERIALIZE),
-                    a >= 10};
-                if (m.fns[a].xof) {
-                    m.fns[a].squeeze =
-                        find<OSSL_FUNC_digest_squeeze_fn>(t, OSSL_FUNC_DIGEST_SQUEEZE);
-                }
+                m.fns[a] = {b2test::digest_slots(found->implementation), a >= 10};
             }
             return m;
         }();
@@ -132,10 +94,7 @@ Bytes real_state(const Fns& f, void* provctx, size_t length, uint8_t setting) {
         size_t outl = 0;
         f.squeeze(ctx, out, &outl, 1);  // squeezing
     }
-    size_t size = 0;
-    f.serialize(ctx, nullptr, &size);
-    Bytes blob(size);
-    f.serialize(ctx, blob.data(), &size);
+    const Bytes blob = b2test::serialized(f, ctx);
     f.freectx(ctx);
     return blob;
 }
@@ -170,10 +129,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     f.update(target, reinterpret_cast<const unsigned char*>("target"), 6);
     void* before = f.dupctx(target);
     if (f.deserialize(target, blob.data(), blob.size()) == 1) {
-        size_t length = 0;
-        f.serialize(target, nullptr, &length);
-        Bytes again(length);
-        if (f.serialize(target, again.data(), &length) != 1 || again != blob) {
+        if (b2test::serialized(f, target) != blob) {
             std::fprintf(stderr, "FAIL: an accepted blob is not what the state serializes to\n");
             std::abort();
         }

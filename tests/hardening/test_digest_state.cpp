@@ -28,31 +28,15 @@
 #include <vector>
 
 #include "b2test/check.hpp"
+#include "b2test/digest_slots.hpp"
 #include "cpu_features.hpp"
 #include "direct_module.hpp"
 #include "forms.hpp"
 #include "registry.hpp"
 
-#ifndef OSSL_FUNC_DIGEST_COPYCTX
-#define OSSL_FUNC_DIGEST_COPYCTX 15
-OSSL_CORE_MAKE_FUNC(void, digest_copyctx, (void* outctx, void* inctx))
-#endif
-#ifndef OSSL_FUNC_DIGEST_SERIALIZE
-#define OSSL_FUNC_DIGEST_SERIALIZE 16
-#define OSSL_FUNC_DIGEST_DESERIALIZE 17
-OSSL_CORE_MAKE_FUNC(int, digest_serialize, (void* dctx, unsigned char* out, size_t* outl))
-OSSL_CORE_MAKE_FUNC(int, digest_deserialize, (void* dctx, const unsigned char* in, size_t inl))
-#endif
-#ifndef OSSL_FUNC_DIGEST_SQUEEZE
-#define OSSL_FUNC_DIGEST_SQUEEZE 14
-OSSL_CORE_MAKE_FUNC(int, digest_squeeze,
-                    (void* dctx, unsigned char* out, size_t* outl, size_t outsz))
-#endif
-
 namespace {
 
 using Bytes = std::vector<uint8_t>;
-using direct_module::find_function;
 
 // --- The core: libc's memory, every allocation's size recorded; raised errors counted.
 std::map<void*, size_t> g_sizes;
@@ -109,32 +93,13 @@ const Algorithm kAlgorithms[] = {
 
 constexpr size_t kXofOutput = 300;
 
-struct Fns {
-    OSSL_FUNC_digest_newctx_fn* newctx;
-    OSSL_FUNC_digest_freectx_fn* freectx;
-    OSSL_FUNC_digest_dupctx_fn* dupctx;
-    OSSL_FUNC_digest_copyctx_fn* copyctx;
-    OSSL_FUNC_digest_init_fn* init;
-    OSSL_FUNC_digest_update_fn* update;
-    OSSL_FUNC_digest_final_fn* final;
-    OSSL_FUNC_digest_squeeze_fn* squeeze;
-    OSSL_FUNC_digest_serialize_fn* serialize;
-    OSSL_FUNC_digest_deserialize_fn* deserialize;
+// An implementation's slots and the provider instance its contexts belong to.
+struct Fns : b2test::DigestSlots {
     void* provctx;
 };
 
 Fns functions(const direct_module::Instance& instance, const char* name) {
-    const OSSL_DISPATCH* t = instance.implementation(OSSL_OP_DIGEST, name);
-    return {find_function<OSSL_FUNC_digest_newctx_fn>(t, OSSL_FUNC_DIGEST_NEWCTX),
-            find_function<OSSL_FUNC_digest_freectx_fn>(t, OSSL_FUNC_DIGEST_FREECTX),
-            find_function<OSSL_FUNC_digest_dupctx_fn>(t, OSSL_FUNC_DIGEST_DUPCTX),
-            find_function<OSSL_FUNC_digest_copyctx_fn>(t, OSSL_FUNC_DIGEST_COPYCTX),
-            find_function<OSSL_FUNC_digest_init_fn>(t, OSSL_FUNC_DIGEST_INIT),
-            find_function<OSSL_FUNC_digest_update_fn>(t, OSSL_FUNC_DIGEST_UPDATE),
-            find_function<OSSL_FUNC_digest_final_fn>(t, OSSL_FUNC_DIGEST_FINAL),
-            find_function<OSSL_FUNC_digest_squeeze_fn>(t, OSSL_FUNC_DIGEST_SQUEEZE),
-            find_function<OSSL_FUNC_digest_serialize_fn>(t, OSSL_FUNC_DIGEST_SERIALIZE),
-            find_function<OSSL_FUNC_digest_deserialize_fn>(t, OSSL_FUNC_DIGEST_DESERIALIZE),
+    return {b2test::digest_slots(instance.implementation(OSSL_OP_DIGEST, name)),
             instance.provctx()};
 }
 
@@ -381,10 +346,7 @@ void check_serialize(b2test::Report& checks, const Fns& save, const Fns& load, c
 Bytes foreign_blob(const Fns& f, const Algorithm& algorithm) {
     void* ctx = f.newctx(f.provctx);
     init(f, ctx, algorithm, 0);
-    size_t size = 0;
-    f.serialize(ctx, nullptr, &size);
-    Bytes blob(size);
-    f.serialize(ctx, blob.data(), &size);
+    const Bytes blob = b2test::serialized(f, ctx);
     f.freectx(ctx);
     return blob;
 }
