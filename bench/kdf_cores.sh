@@ -9,6 +9,7 @@
 # Run as root (the 3.5 run chroots into a private mount namespace; the cached root is not
 # changed). Environment: B2_CI_CACHE (default /var/cache/blake2simd-ci).
 # SPDX-License-Identifier: Apache-2.0
+# shellcheck disable=SC2016 # the 3.5 run's commands expand inside its own namespace
 set -eu
 build=$(cd "$1" && pwd)
 build40=$(cd "$2" && pwd)
@@ -19,7 +20,7 @@ if [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; then
     shift
 fi
 cache=${B2_CI_CACHE:-/var/cache/blake2simd-ci}
-tree=$(ls -d "$cache"/openssl-4.0/src/openssl-4.*/ | head -n 1)
+for tree in "$cache"/openssl-4.0/src/openssl-4.*/; do break; done
 root=$cache/roots/trixie
 
 echo "=== OpenSSL 4.0 ($tree)"
