@@ -127,10 +127,11 @@ struct Provider {
 // Grouped by operation, the default provider's row first (the others' reference and baseline).
 void add_rows(std::vector<Row>& rows, const std::vector<Provider>& providers,
               const Bytes& message_64, const Bytes& message_8k) {
-    for (const auto& [digest, size] :
+    for (const auto& entry :
          {std::pair{"BLAKE2B-512", size_t{64}}, std::pair{"BLAKE2S-256", size_t{32}}}) {
+        const char* digest = entry.first;  // lambdas below capture it (clang 14: no bindings)
         const std::string name = digest;
-        const size_t digest_size = size;
+        const size_t digest_size = entry.second;
         const std::pair<std::string, std::function<std::function<Bytes()>(const Provider&)>>
             operations[] = {
                 {"PBKDF2-HMAC-" + name + " (1,000,000 iterations)",
@@ -142,7 +143,7 @@ void add_rows(std::vector<Row>& rows, const std::vector<Provider>& providers,
                  [&](const Provider& p) { return hmac(p.libctx, digest, p.propq, message_64); }},
                 {"HMAC-" + name + " 8 KiB",
                  [&](const Provider& p) { return hmac(p.libctx, digest, p.propq, message_8k); }},
-                {"HKDF-" + name + " (extract and expand, " + std::to_string(size) + " B)",
+                {"HKDF-" + name + " (extract and expand, " + std::to_string(digest_size) + " B)",
                  [&](const Provider& p) {
                      return kdf(p.libctx, "HKDF", digest, p.propq, digest_size, 0);
                  }},
