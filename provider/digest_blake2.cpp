@@ -34,15 +34,18 @@ struct DigestContext {
     }
     const char* served_by() const noexcept { return kernel->name; }
 
-    // A serialized state: the settings as a parameter block, then the engine.
+    // A serialized state: the settings as a parameter block, a flags byte, then the engine.
+    // The flags hold what a parameter block has no field for: bit 0 the settings' last-node
+    // flag, bit 1 the running message's. Nothing sets either yet, so both must be 0.
     static constexpr uint16_t kStateAlgorithm = state_blob::algorithm_id(
         Family::kMember == Member::blake2b ? state_blob::Kind::blake2b : state_blob::Kind::blake2s,
         kDefaultSize);
     static constexpr size_t kStateBodyBytes =
-        state_blob::kParameterBlockBytes<Family> + state_blob::kEngineBytes<Family>;
+        state_blob::kParameterBlockBytes<Family> + 1 + state_blob::kEngineBytes<Family>;
 
     void save_state(state_blob::Writer& out) const noexcept {
         state_blob::write_parameter_block(out, settings.parameter_block(0));
+        out.word(uint8_t{0});
         state_blob::write_engine<Family>(out, engine.snapshot());
     }
 
@@ -50,6 +53,7 @@ struct DigestContext {
         ParameterBlock<Family> block;
         typename Blake2Engine<Family>::Snapshot snapshot;
         const bool valid = state_blob::read_parameter_block(in, block) && load_settings(block) &&
+                           in.word<uint8_t>() == 0 &&
                            state_blob::read_engine<Family>(in, snapshot) &&
                            size_allowed(snapshot.digest_length);
         if (valid) {

@@ -129,7 +129,8 @@ int blake2simd_provider_get_params(void* provctx, OSSL_PARAM params[]) noexcept 
                : 0;
 }
 
-// A provider whose reference kernel failed its self-test offers nothing: OpenSSL would keep
+// A provider whose reference kernel failed its self-test offers nothing, nor does an instance
+// that failed an on-demand self-test (blake2simd_provider_self_test): OpenSSL would keep
 // using a provider that merely reports status 0. OpenSSL asks every provider about every
 // operation it fetches (a SHA-256 fetch asks us about digests too), so answering needs only
 // the self-tests; the calibration waits for a context of ours (or a buildinfo/kernel query).

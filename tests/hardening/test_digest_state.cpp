@@ -239,7 +239,8 @@ void check_copyctx(b2test::Report& checks, const Fns& f, const Case& c, Phase ph
 }
 
 // Offsets into a blob: the header is 16 bytes, then (plain and named) the settings' parameter
-// block, (xof) two of them, then the engine: h, t, buffer, buffered; (tree) each leaf's h and t.
+// block and a flags byte, (xof) two parameter blocks, then the engine: h, t, buffer, buffered;
+// (tree) each leaf's h and t.
 size_t counter_offset(const Algorithm& a) {
     const size_t parameter_block = 8 * a.word;
     switch (a.kind) {
@@ -247,8 +248,8 @@ size_t counter_offset(const Algorithm& a) {
             return 16 + 8 * a.word;
         case Algorithm::xof:
             return 16 + 2 * parameter_block + 8 * a.word;
-        default:
-            return 16 + parameter_block + 8 * a.word;
+        default:  // the settings' flags byte after the parameter block
+            return 16 + parameter_block + 1 + 8 * a.word;
     }
 }
 
@@ -286,6 +287,11 @@ void check_refusals(b2test::Report& checks, const Fns& f, const Case& c, const B
         Bytes parameter = blob;
         parameter[16 + 1] = 1;  // a key length: digests have none
         bad.emplace_back("a key length in the parameter block", parameter);
+        if (c.algorithm.kind != Algorithm::xof) {
+            Bytes flags = blob;
+            flags[16 + 8 * c.algorithm.word] = 1;  // a last-node flag: nothing sets one yet
+            bad.emplace_back("a flag set", flags);
+        }
     } else {
         Bytes pending = blob;
         set_le32(pending, blob.size() - 4, 0xffffffffu);
