@@ -30,6 +30,18 @@ add_test(NAME system.config
                  --data-dir ${_b2_system_dir}/data --work-dir ${CMAKE_CURRENT_BINARY_DIR}
                  ${_b2_sanitizer_arg})
 
+# Other distributions' stock openssl.cnf (RHEL's crypto policy and drop-in directory), the kernel
+# line (the build's kernels, kernels/CMakeLists.txt), the kernel's FIPS flag, includes refused.
+get_property(_b2_config_kernels GLOBAL PROPERTY B2_KERNELS)
+string(REPLACE ";" "," _b2_config_kernels "${_b2_config_kernels}")
+add_test(NAME system.config_distros
+         COMMAND Python3::Interpreter ${_b2_system_dir}/system_config_distros.py
+                 --tool ${PROJECT_BINARY_DIR}/dist/blake2simd-config --openssl ${B2_OPENSSL_CLI}
+                 --module $<TARGET_FILE:blake2simd> --legacy-app $<TARGET_FILE:b2_legacy_app>
+                 --libcrypto ${OPENSSL_CRYPTO_LIBRARY} --data-dir ${_b2_system_dir}/data
+                 --work-dir ${CMAKE_CURRENT_BINARY_DIR} --kernels ${_b2_config_kernels}
+                 ${_b2_sanitizer_arg})
+
 # Generated openssl.cnf texts: the tool's reading agrees with NCONF_load or the tool refuses.
 add_test(NAME system.config_reader
          COMMAND Python3::Interpreter ${_b2_system_dir}/system_config_reader.py
@@ -82,7 +94,7 @@ endforeach()
 add_test(NAME system.debian_mirror
          COMMAND Python3::Interpreter ${_b2_system_dir}/check_debian_mirror.py ${PROJECT_SOURCE_DIR})
 
-set(_b2_system_tests system.config system.config_reader system.apps system.node system.install
+set(_b2_system_tests system.config system.config_distros system.config_reader system.apps system.node system.install
                      system.deb system.root_bookworm system.root_trixie system.debian_mirror)
 set_tests_properties(${_b2_system_tests} PROPERTIES LABELS system SKIP_RETURN_CODE 77 TIMEOUT 300)
 set_tests_properties(system.root_bookworm system.root_trixie PROPERTIES TIMEOUT 1200)

@@ -4,7 +4,8 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # A seeded grammar-based generator (sections, headers with trailing text, keys in other sections,
-# .include and .pragma in their spellings, quotes, variables, escapes, continuations, comments,
+# .include and .pragma in their spellings (includes of files and directories, nested, relative,
+# after .pragma includedir, missing), quotes, variables, escapes, continuations, comments,
 # a byte order mark, CRLF, no final newline) writes each text to a file. The reference is
 # libcrypto's own parser, NCONF_load, called here through ctypes with code of this test (not the
 # tool's). For every text the tool either refuses it (its reader, the checks enable makes before
@@ -115,9 +116,10 @@ def value(rng, include, hostile):
         "${init}", "a\\#b", include])
 
 
-def line(rng, include):
+def line(rng, include, targets):
     """Mostly lines a real file has (so that many texts are accepted), some hostile ones."""
     section, key = rng.choice(SECTIONS), rng.choice(KEYS)
+    target = rng.choice(targets)
     space = rng.choice(["", " ", "\t", "  "])
     hostile = rng.random() < 0.25
 
@@ -130,7 +132,9 @@ def line(rng, include):
             f"[{section}]junk", f"[{section}]{key}={val()}",
             f"{space}{key}{space}={space}{val()}", f"{key}={val()}", f"{key} = {val()}",
             f"{key} = {val()}", "# a comment", f"# [{section}]", f"#{key} = 1", "", "   ",
-            ".pragma dollarid:on", ".pragma=abspath:true"])
+            ".pragma dollarid:on", ".pragma=abspath:true", f".include {target}",
+            f".include = {target}", f".include\t{target}", f".pragma includedir:{targets[0]}",
+            f".pragma = includedir : {targets[0]}/", "# a comment \\"])
     return rng.choice([
         f"[ {section} {section} ]", "[unclosed", f"{section}::{key} = {val()}",
         f".include {include}", f".include={include}", f".include_{key} = {include}",
@@ -139,8 +143,8 @@ def line(rng, include):
         f"{key} {val()}", f"\\.include = {include}", f"{key}\0 = 1", f"{key} = {val()}"])
 
 
-def text(rng, include):
-    lines = [line(rng, include) for _ in range(rng.randint(1, 14))]
+def text(rng, include, targets):
+    lines = [line(rng, include, targets) for _ in range(rng.randint(1, 14))]
     if rng.random() < 0.6:  # a plausible skeleton, so that many texts get somewhere
         lines[0:0] = ["openssl_conf = init", "[init]", "providers = provs",
                       "alg_section = algs", "[provs]", "default = d_sect", "[d_sect]",
@@ -150,6 +154,32 @@ def text(rng, include):
     newline = "\r\n" if rng.random() < 0.15 else "\n"
     body = newline.join(lines) + (newline if rng.random() < 0.9 else "")
     return ("\ufeff" if rng.random() < 0.1 else "") + body
+
+
+def include_targets(work, include):
+    """Files and directories for `.include` lines: [the directory holding them (for .pragma
+    includedir), then targets absolute and relative]. Keys before a file's first header land in
+    the section open at the include; a directory's *.cnf and *.conf files are read in directory
+    order, others not; a missing target is skipped; a file includes another (nested)."""
+    texts = {
+        "keys-first.cnf": "activate = 1\ndefault_properties = ?fips=yes\n[ provs ]\nb = b_sect\n",
+        "algs.cnf": "[ init ]\nalg_section = algs\n[ algs ]\nx = 1\n",
+        "nested.cnf": f"[ d_sect ]\n.include {work}/keys-first.cnf\nmodule = m\n",
+        "nests-dir.cnf": f".include {work}/drop.d\n",
+        "drop.d/10-provs.cnf": "[ provs ]\nblake2simd = b_sect\n[ b_sect ]\nactivate = 1\n",
+        "drop.d/20-keys.conf": "activate = 0\n[ algs ]\ndefault_properties = fips=yes\n",
+        "drop.d/ignored.txt": "[ init ]\nproviders = nowhere\n",
+        "drop.d/UPPER.CNF": "[ inc ]\nx = 2\n",
+        "drop.d/nests.cnf": f".include {work}/algs.cnf\n",
+        "empty.d/readme": "not read\n",
+    }
+    for name, content in texts.items():
+        (work / name).parent.mkdir(exist_ok=True)
+        (work / name).write_text(content)
+    absolute = [f"{work}/{name}" for name in ("keys-first.cnf", "algs.cnf", "nested.cnf",
+                                               "nests-dir.cnf", "drop.d", "empty.d",
+                                               "missing.cnf")] + [include]
+    return [str(work)] + absolute + ["keys-first.cnf", "drop.d", "missing.cnf"]
 
 
 def tool_verdict(tool, libcrypto, path, data):
@@ -221,14 +251,17 @@ def main():
         work = pathlib.Path(tmp)
         include = work / "inc.cnf"
         include.write_text("[ init ]\nalg_section = inc\n[ inc ]\ndefault_properties = fips=yes\n")
+        targets = include_targets(work, str(include))
         comparison_catches(c, tool, args.libcrypto, work)
         path = work / "case.cnf"
         done = 0
         while done < args.cases:
-            data = text(rng, str(include)).encode("utf-8")
+            data = text(rng, str(include), targets).encode("utf-8")
             path.write_bytes(data)
             verdict, ours = tool_verdict(tool, args.libcrypto, path, data)
             counts[verdict] = counts.get(verdict, 0) + 1
+            if verdict == "accepted" and b".include" in data:
+                counts["accepted, with .include"] = counts.get("accepted, with .include", 0) + 1
             if verdict == "accepted":
                 expected = reference.read(path)
                 c.check(expected == ours, "the tool accepted a text it reads unlike libcrypto",
@@ -239,6 +272,8 @@ def main():
     c.check(accepted >= done // 10 and counts.get("refused by the reader", 0) >= done // 10,
             "the generator reaches both outcomes (>= 10% of the texts accepted, >= 10% refused)",
             repr(counts))
+    c.check(counts.get("accepted, with .include", 0) >= accepted // 10,
+            "texts with .include lines are among the accepted ones (>= 10%)", repr(counts))
     c.exit()
 
 

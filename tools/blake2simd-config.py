@@ -7,8 +7,10 @@
 """Enable, disable or inspect the blake2simd OpenSSL provider in openssl.cnf.
 
 enable   appends one marked block to openssl.cnf: blake2simd active next to every provider that is
-         active now, and ?provider=blake2simd as the preferred implementation of a plain fetch
-disable  removes exactly that block again
+         active now, and ?provider=blake2simd as the preferred implementation of a plain fetch;
+         where openssl.cnf includes a directory (RHEL 9.4+, Fedora: /etc/pki/tls/openssl.d),
+         writes the same settings to blake2simd.cnf there instead and leaves openssl.cnf alone
+disable  removes exactly that block (or drop-in file) again
 status   says whether it is enabled and which provider (and kernel) serves a plain fetch of each
          BLAKE2 algorithm (digests and MACs, tree modes, RFC 7693 sizes, BLAKE2X); exit status 0
          only when blake2simd serves every one that the loaded module offers
@@ -16,9 +18,10 @@ status   says whether it is enabled and which provider (and kernel) serves a pla
 The block defines its provider section inline with the module's absolute path and includes no
 other file: if the module is removed, OpenSSL skips the provider and the default one answers.
 
-It refuses (changing nothing) a module, openssl.cnf or directory above them that anyone but
-root can replace, a file whose reading by libcrypto's own parser differs from its own, and a
-file with more than one hard link; blake2simd-config(8) says why.
+It refuses (changing nothing) a module, openssl.cnf, included file or directory above them that
+anyone but root can replace, a file whose reading by libcrypto's own parser differs from its own,
+an included file that sets what the block sets, a file with more than one hard link, and a
+kernel in FIPS mode; blake2simd-config(8) says why.
 """
 import argparse
 import ctypes
@@ -31,6 +34,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 
 VERSION = "@PROJECT_VERSION@"
 INSTALLED_MODULE = "@B2_MODULE_INSTALL_PATH@"
@@ -40,6 +44,8 @@ BEGIN_EOL_ADDED = BEGIN + " +eol"
 END = "# <<< blake2simd-config: end"
 PREFERENCE = "?provider=blake2simd"
 PROVIDER = "blake2simd"
+DROPIN_NAME = "blake2simd.cnf"  # in the directory openssl.cnf includes (RHEL 9.4+, Fedora)
+FIPS_FLAG = "/proc/sys/crypto/fips_enabled"
 TRUE_VALUES = ("1", "yes", "true", "on")
 # (digest, MAC or None) of each BLAKE2 form blake2simd serves, in the order `status` lists them;
 # OpenSSL's default provider has BLAKE2B-512/BLAKE2BMAC and BLAKE2S-256/BLAKE2SMAC, the others
@@ -70,46 +76,121 @@ class Cnf:
     before any header and under [default] form the default section, a repeated header reopens its
     section, and a later value of a key replaces the earlier one. Like OpenSSL's parser
     (crypto/conf/conf_def.c) it drops a UTF-8 byte order mark, ignores the text after a section
-    header's `]`, and takes every key that starts with .include (.pragma) as the directive."""
+    header's `]`, and follows `.include FILE` and `.include DIRECTORY` (its *.cnf and *.conf
+    files in directory order; a missing target skipped; the section open at the include carries
+    into the included text and back out of it). `origins` says which file set each key last,
+    `read` lists every file and directory it read and `missing` every include target absent."""
 
-    def __init__(self, text):
+    def __init__(self, text, skip=None):
         self.sections = {"default": {}}
-        section = "default"
-        if "\0" in text:
-            raise Refusal("the file holds a NUL byte, which OpenSSL reads as the end of its line; "
-                          "edit this file by hand")
-        if text.startswith("\ufeff"):
+        self.origins = {}  # (section, key) -> the file that set it last (None: `text` itself)
+        self.read, self.missing = [], []
+        self.directories = []  # (line number, path, the section open there) in `text` itself
+        self.skip = skip and os.path.realpath(skip)  # a drop-in file read as if absent
+        self.includedir = None
+        self.section = "default"
+        if text.startswith("\ufeff"):  # only the first file's: OpenSSL checks the first line
             text = text[1:]
+        self.parse(text, None, depth=0, in_directory=False)
+
+    def parse(self, text, origin, depth, in_directory):
+        where = f" of {origin}" if origin else ""
+        if "\0" in text:
+            raise Refusal(f"the file{where} holds a NUL byte, which OpenSSL reads as the end of "
+                          "its line; edit this file by hand")
+        if origin and text.startswith("\ufeff"):
+            raise Refusal(f"{origin} starts with a byte order mark, which OpenSSL drops only in "
+                          "the first file it reads; remove it")
         for number, raw in enumerate(text.split("\n"), 1):
+            # OpenSSL joins a line ending in a backslash with the next one before it strips
+            # comments: a comment's trailing backslash continues it too.
+            if raw.rstrip("\r").endswith("\\"):
+                raise Refusal(f"line {number}{where} continues on the next line (it ends in \\, "
+                              "in a comment too); edit this file by hand")
             line = strip_comment(raw).strip()
             if not line:
                 continue
-            if line.endswith("\\"):
-                raise Refusal(f"line {number} continues on the next line; edit this file by hand")
             if line.startswith("["):
                 header = re.match(r"\[\s*([^\]\s]+)\s*\]", line)
                 if not header:
-                    raise Refusal(f"line {number} is a section header blake2simd-config cannot "
-                                  f"read: {raw.strip()!r}; edit this file by hand")
-                section = header.group(1)  # OpenSSL ignores what follows the "]"
-                self.sections.setdefault(section, {})
+                    raise Refusal(f"line {number}{where} is a section header blake2simd-config "
+                                  f"cannot read: {raw.strip()!r}; edit this file by hand")
+                self.section = header.group(1)  # OpenSSL ignores what follows the "]"
+                self.sections.setdefault(self.section, {})
                 continue
             if line.startswith(".include"):
-                # An included file can set or override any key (default_properties = fips=yes)
-                # where this parse cannot see it, and our block would silently replace it.
-                raise Refusal(f"line {number} includes another file ({raw.strip()!r}); "
-                              "settings there are invisible to blake2simd-config: edit this "
-                              "file by hand (docs/deploying.md)")
+                self.include(line, number, origin, depth, in_directory)
+                continue
             if line.startswith(".pragma"):
+                self.pragma(line, f"line {number}{where}")
                 continue
             pair = re.fullmatch(r"([^=\s]+)\s*=\s*(.*)", line)
             if not pair:
-                raise Refusal(f"line {number} is neither a section, a directive nor key = value: "
-                              f"{raw.strip()!r}")
+                raise Refusal(f"line {number}{where} is neither a section, a directive nor key = "
+                              f"value: {raw.strip()!r}")
             if "::" in pair.group(1):
-                raise Refusal(f"line {number} sets a key in another section "
+                raise Refusal(f"line {number}{where} sets a key in another section "
                               f"({pair.group(1)}); edit this file by hand")
-            self.sections[section][pair.group(1)] = pair.group(2).strip()
+            self.sections[self.section][pair.group(1)] = pair.group(2).strip()
+            self.origins[(self.section, pair.group(1))] = origin
+
+    def pragma(self, line, where):
+        match = re.fullmatch(r"\.pragma(?:\s*=\s*|\s+)([^:\s]+)\s*:\s*(\S.*)", line)
+        if not match:
+            raise Refusal(f"{where} is a .pragma blake2simd-config cannot read: {line!r}; edit "
+                          "this file by hand")
+        # abspath (OpenSSL then rejects a relative include) needs nothing: this reader refuses
+        # relative includes anyway; dollarid concerns `$`, which it refuses in what it follows.
+        if match.group(1) == "includedir":
+            self.includedir = match.group(2).strip()
+
+    def include(self, line, number, origin, depth, in_directory):
+        """Reads the file or directory that an .include line names, as OpenSSL would."""
+        where = f"line {number}" + (f" of {origin}" if origin else "")
+        match = re.fullmatch(r"\.include(?:\s*=\s*|\s+)(\S.*)", line)
+        if not match or re.search(r"[$\"'\\]", match.group(1)):
+            raise Refusal(f"{where} is an .include blake2simd-config cannot read ({line!r}): "
+                          "edit this file by hand (docs/deploying.md)")
+        if in_directory:
+            # OpenSSL reads one directory at a time and, after a nested file, goes on with the
+            # directory's next file: an order this reader does not follow.
+            raise Refusal(f"{where}, in a file read from an included directory, includes "
+                          f"{match.group(1)!r}; edit the files by hand (docs/deploying.md)")
+        if depth >= 10:
+            raise Refusal(f"{where}: includes nested more than 10 deep; edit the files by hand")
+        target = match.group(1).strip()
+        if not target.startswith("/") and self.includedir is not None:
+            target = self.includedir.rstrip("/") + "/" + target
+        if not target.startswith("/"):
+            raise Refusal(f"{where} includes the relative path {target!r}, which each program "
+                          "resolves against its own working directory; make it absolute (or "
+                          "set .pragma includedir:/DIR), then run it again")
+        if not os.path.exists(target):
+            self.missing.append(target)  # OpenSSL skips a missing target silently
+            return
+        if not os.path.isdir(target):
+            self.parse_file(target, depth, in_directory=False)
+            return
+        self.read.append(target)
+        if origin is None:
+            self.directories.append((number, target, self.section))
+        for name in os.listdir(target):  # readdir order, as OpenSSL's OPENSSL_DIR_read
+            if not read_from_directory(name):
+                continue
+            path = os.path.join(target, name)
+            if self.skip and os.path.realpath(path) == self.skip:
+                continue
+            if not os.path.exists(path):
+                self.missing.append(path)  # a dangling link: OpenSSL skips what it cannot open
+            elif not os.path.isfile(path):
+                raise Refusal(f"{path} is not a regular file; OpenSSL would fail reading it "
+                              f"from the directory that {where} includes")
+            else:
+                self.parse_file(path, depth, in_directory=True)
+
+    def parse_file(self, path, depth, in_directory):
+        self.read.append(path)
+        self.parse(read_text(path), path, depth + 1, in_directory)
 
     def value(self, section, key):
         found = self.sections.get(section, {}).get(key)
@@ -137,6 +218,12 @@ class Cnf:
         while name in self.sections:
             name = f"blake2simd_{name}"
         return name
+
+
+def read_from_directory(name):
+    """Whether OpenSSL reads a file of this name from an included directory (conf_def.c)."""
+    lowered = name.lower()
+    return lowered.endswith((".cnf", ".conf")) and lowered not in (".cnf", ".conf")
 
 
 def strip_comment(line):
@@ -187,10 +274,67 @@ def block_module(block):
 # --- Writing the block --------------------------------------------------------------------------
 
 
-def make_block(text, module, active_before):
+def make_block(text, module, active_before, kernel=None):
     """The marked block that activates blake2simd in `text`, whose active providers (as OpenSSL
-    reports them) are `active_before`."""
-    cnf = Cnf(text)
+    reports them) are `active_before`; `kernel`: the block's kernel line to keep (the admin's)."""
+    added = plan(Cnf(text), module, active_before, kernel, dropin=False)
+    eol_added = bool(text) and not text.endswith("\n")
+    # A CRLF file gets a CRLF block, so that editors and diff see one line-ending style.
+    newline = "\r\n" if text.split("\n", 1)[0].endswith("\r") and "\n" in text else "\n"
+    out = [BEGIN_EOL_ADDED if eol_added else BEGIN,
+           "# Inline on purpose: without the module OpenSSL skips this provider and uses default.",
+           "# Without blake2simd-config (package purged), remove it by deleting every line from",
+           "# the begin line above to the end line below, both included."]
+    out += rendered(added)
+    out.append(END)
+    return (newline if eol_added else "") + newline.join(out) + newline
+
+
+def make_dropin(cnf, module, active_before, kernel, section_at_include):
+    """The drop-in file for the directory openssl.cnf includes, read where the include stands:
+    it ends by reopening the section open there, so that what follows the include lands where
+    it did without the file."""
+    added = plan(cnf, module, active_before, kernel, dropin=True)
+    out = [BEGIN, "# blake2simd-config's drop-in file: `blake2simd-config disable` removes it. "
+           "Without", "# blake2simd-config (package purged), delete this file."]
+    out += rendered(added) + [f"[ {section_at_include} ]", END]
+    return "\n".join(out) + "\n"
+
+
+def rendered(added):
+    out = []
+    for section, lines in added.items():
+        out.append(f"[ {section} ]")
+        out += lines
+    return out
+
+
+def check_overrides(cnf, added, dropin):
+    """Refuses when what the block sets is also set where the block would silently override it:
+    in an included file (a crypto policy's file changes under it), or, for a drop-in file read
+    in the middle of openssl.cnf, anywhere at all (a later line would override the drop-in)."""
+    for section, lines in added.items():
+        for line in lines:
+            key = line.split("=", 1)[0].strip()
+            if line.startswith("#") or (section, key) not in cnf.origins:
+                continue
+            origin, value = cnf.origins[(section, key)], cnf.sections[section][key]
+            fips = ("; fips=yes rules blake2simd out anyway: it is not a FIPS-validated provider"
+                    if "fips=yes" in value.replace(" ", "").lower() else "")
+            if origin is not None:
+                raise Refusal(f"{origin}, which openssl.cnf includes, sets [{section}] {key} = "
+                              f"{value}, which blake2simd-config would have to override (and "
+                              "would keep overriding after that file changes); set the "
+                              f"preference by hand (docs/deploying.md){fips}")
+            if dropin:
+                raise Refusal(f"openssl.cnf sets [{section}] {key} = {value}, which a drop-in "
+                              "file read before that line cannot change; edit the file by hand "
+                              f"(docs/deploying.md){fips}")
+
+
+def plan(cnf, module, active_before, kernel, dropin):
+    """{section: [lines]} that activate blake2simd next to `active_before` and prefer it for a
+    plain fetch, in the order they are first needed."""
     added = {}  # section -> [lines], in the order they are first needed
 
     def add(section, line):
@@ -242,20 +386,11 @@ def make_block(text, module, active_before):
 
     add(own, f"module = {module}")
     add(own, "activate = 1")
-    add(own, "# kernel = auto      (or force one by name: blake2simd(7) lists them)")
+    add(own, f"kernel = {kernel}" if kernel else
+        "# kernel = auto      (or force one by name: blake2simd(7) lists them)")
+    check_overrides(cnf, added, dropin)
+    return added
 
-    eol_added = bool(text) and not text.endswith("\n")
-    # A CRLF file gets a CRLF block, so that editors and diff see one line-ending style.
-    newline = "\r\n" if text.split("\n", 1)[0].endswith("\r") and "\n" in text else "\n"
-    out = [BEGIN_EOL_ADDED if eol_added else BEGIN,
-           "# Inline on purpose: without the module OpenSSL skips this provider and uses default.",
-           "# Without blake2simd-config (package purged), remove it by deleting every line from",
-           "# the begin line above to the end line below, both included."]
-    for section, lines in added.items():
-        out.append(f"[ {section} ]")
-        out += lines
-    out.append(END)
-    return (newline if eol_added else "") + newline.join(out) + newline
 
 
 # --- Asking OpenSSL -----------------------------------------------------------------------------
@@ -272,8 +407,11 @@ def clean_env(conf):
     return env
 
 
-def run_child(command, conf):
-    return subprocess.run(command, env=clean_env(conf), stdin=subprocess.DEVNULL,
+def run_child(command, conf, kernel_request=None):
+    env = clean_env(conf)
+    if kernel_request is not None:  # status: what a program started from the caller's shell gets
+        env["BLAKE2SIMD_KERNEL"] = kernel_request
+    return subprocess.run(command, env=env, stdin=subprocess.DEVNULL,
                           capture_output=True, text=True, timeout=120)
 
 
@@ -479,11 +617,11 @@ def check_reading(libcrypto, path, cnf):
                           "(docs/deploying.md)")
 
 
-def ask_libcrypto(libcrypto, conf):
+def ask_libcrypto(libcrypto, conf, kernel_request=None):
     """probe() in a fresh process, so that libcrypto reads `conf` (None: as it would anyway)."""
     # -I: the probe, run as root, must not pick up PYTHON* variables or a user's site-packages.
     child = run_child([sys.executable, "-I", os.path.abspath(__file__), "--probe", libcrypto],
-                      conf)
+                      conf, kernel_request)
     try:
         if child.returncode == 0:
             return json.loads(child.stdout.splitlines()[-1])
@@ -680,19 +818,29 @@ def verified_write(real, checked, old_text, new_text, verify):
         if read_at(dir_fd, name) != old_text:
             raise Refusal(f"{real} changed while blake2simd-config was working; nothing "
                           "written, run it again")
-        os.rename(scratch, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
-        scratch = None
-        try:
-            os.fsync(dir_fd)  # makes the rename durable; it has happened already
-        except OSError:
-            pass
+        scratch = renamed(dir_fd, scratch, name)
     finally:
-        if scratch is not None:
-            try:
-                os.unlink(scratch, dir_fd=dir_fd)
-            except FileNotFoundError:
-                pass
-        os.close(dir_fd)
+        discard(dir_fd, scratch)
+
+
+def renamed(dir_fd, scratch, name):
+    """Renames `scratch` over `name` in the directory `dir_fd`; None (nothing left to discard)."""
+    os.rename(scratch, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+    try:
+        os.fsync(dir_fd)  # makes the rename durable; it has happened already
+    except OSError:
+        pass
+    return None
+
+
+def discard(dir_fd, scratch):
+    """Removes a scratch file a failed write left (None: none), then closes the directory."""
+    if scratch is not None:
+        try:
+            os.unlink(scratch, dir_fd=dir_fd)
+        except FileNotFoundError:
+            pass
+    os.close(dir_fd)
 
 
 def read_text(real):
@@ -701,16 +849,186 @@ def read_text(real):
         return src.read()
 
 
-def fresh_block(args, real, text, module):
-    """(the file without our block, our block or None, the block `enable` would write today),
-    after checking that libcrypto reads the file as the tool does."""
-    base, block = split_block(text)
-    make_block(base, module, {"default"})  # refuses a file it cannot edit before asking OpenSSL
-    check_reading(libcrypto_of(args), real, Cnf(text))
-    # Every provider active now stays active (also one an edit since `enable` activates only
-    # through the block's lines).
-    before = active_providers(args.openssl, real) - {PROVIDER}
-    return base, block, make_block(base, module, before), before
+def block_kernel(block):
+    """The kernel the block (or drop-in file) forces: the admin's choice, kept by `enable`."""
+    match = re.search(r"^kernel\s*=\s*(\S.*?)\s*$", block or "", re.M)
+    return match.group(1) if match else None
+
+
+def dropin_place(cnf):
+    """(line number, directory, section open there, our file's path) of the first directory
+    that openssl.cnf itself includes (RHEL 9.4+ and Fedora: /etc/pki/tls/openssl.d), or None."""
+    if not cnf.directories:
+        return None
+    number, directory, section = cnf.directories[0]
+    return number, directory, section, os.path.join(directory, DROPIN_NAME)
+
+
+def check_included(cnf):
+    """Every file and directory openssl.cnf includes, and the nearest existing directory above a
+    missing one (a file created there later would be read), is root's alone, links followed."""
+    for path in cnf.read:
+        check_trusted(path, f"{path}, which the configuration includes")
+    for path in cnf.missing:
+        parent = os.path.dirname(path)
+        while parent != "/" and not os.path.exists(parent):
+            parent = os.path.dirname(parent)
+        check_trusted(parent, f"{parent}, where the configuration includes the missing {path}")
+
+
+def read_dropin(path):
+    """Our drop-in file's text, None when absent; refuses a file of that name that is not ours."""
+    if path is None or not os.path.lexists(path):
+        return None
+    text = read_text(path)
+    if not text.startswith(BEGIN) or split_block(text)[1] is None:
+        raise Refusal(f"{path} exists and was not written by blake2simd-config; move it away "
+                      "first")
+    return text
+
+
+class Setup:
+    """What `enable` would write and what is there: the block in openssl.cnf, or the drop-in file
+    where openssl.cnf includes a directory (and holds no block)."""
+
+    def __init__(self, real, text, module):
+        self.real, self.text, self.module = real, text, module
+        self.base, self.block = split_block(text)
+        now = Cnf(text)  # as OpenSSL reads it today, our drop-in file included
+        place = dropin_place(now)
+        self.dropin = place and place[3]
+        existing = read_dropin(self.dropin)
+        if existing is not None and self.block is not None:
+            raise Refusal(f"both a block in {real} and the drop-in file {self.dropin} are "
+                          "there; run `blake2simd-config disable`, then enable")
+        self.place = place if self.block is None else None
+        self.current = existing if self.place else self.block
+        self.fresh_for(module, {"default"}, kernel=None)  # refuses before asking OpenSSL
+        check_included(now)
+        self.now = now
+
+    def ask(self, args):
+        """Checks libcrypto's reading, then what `enable` would write today (`fresh`)."""
+        check_reading(libcrypto_of(args), self.real, self.now)
+        # Every provider active now stays active (also one an edit since `enable` activates only
+        # through the block's lines).
+        self.before = active_providers(args.openssl, self.real) - {PROVIDER}
+        self.fresh = self.fresh_for(self.module, self.before, block_kernel(self.current))
+        return self
+
+    def fresh_for(self, module, before, kernel):
+        if self.place is None:
+            return make_block(self.base, module, before, kernel)
+        cnf = Cnf(self.text, skip=self.dropin)
+        return make_dropin(cnf, module, before, kernel, self.place[2])
+
+    def where(self):
+        return f"the drop-in file {self.dropin}" if self.place else describe_path(self.real)
+
+
+def config_view(text, place, dropin_text, directory):
+    """A configuration to check with: openssl.cnf with its include of the drop-in directory
+    spelled out file by file in directory order (the order OpenSSL reads them in), our
+    file's text `dropin_text` (None: left out) written into `directory`."""
+    number, included, _, ours = place
+    names, placed = [], dropin_text is None
+    ours_copy = os.path.join(directory, "blake2simd-dropin")
+    if dropin_text is not None:
+        with open(ours_copy, "w", encoding="utf-8") as out:
+            out.write(dropin_text)
+    for name in os.listdir(included):
+        path = os.path.join(included, name)
+        if path == ours:
+            if not placed:
+                names.append(ours_copy)
+            placed = True
+        elif read_from_directory(name):
+            if re.search(r"[#$\"'\\]", path) or path != path.strip():
+                raise Refusal(f"{path}: a name an .include line cannot spell as it is (#, $, "
+                              "quotes, backslashes, or spaces at an end); rename it")
+            names.append(path)
+    if not placed:
+        names.append(ours_copy)
+    lines = text.split("\n")
+    lines[number - 1] = "\n".join(f".include {name}" for name in names) or "#"
+    conf = os.path.join(directory, "openssl.cnf")
+    with open(conf, "w", encoding="utf-8", errors="surrogateescape") as out:
+        out.write("\n".join(lines))
+    return conf
+
+
+def checked_view(text, place, dropin_text, check):
+    """`check(conf)` on a private copy of the configuration with `dropin_text` as our file."""
+    with tempfile.TemporaryDirectory(prefix="blake2simd-config-") as directory:
+        check(config_view(text, place, dropin_text, directory))
+
+
+def check_dropin_directory(directory):
+    check_trusted(directory, f"the drop-in directory {directory}")
+    if not os.access(directory, os.W_OK):
+        hint = " (run it as root: sudo blake2simd-config ...)" if os.geteuid() != 0 else ""
+        raise Refusal(f"the drop-in directory {directory} is not writable{hint}")
+
+
+def write_dropin(path, text, verify):
+    """Writes our drop-in file atomically, once `verify()` passed: a scratch file OpenSSL never
+    reads (not *.cnf) next to it, renamed over the name through one descriptor of the
+    directory."""
+    directory, name = os.path.split(path)
+    check_dropin_directory(directory)
+    verify()
+    dir_fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    scratch = f".{name}.blake2simd-config-{secrets.token_hex(6)}"
+    try:
+        fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                     0o644, dir_fd=dir_fd)
+        with os.fdopen(fd, "wb") as out:
+            out.write(encode(text))
+            out.flush()
+            os.fchmod(out.fileno(), 0o644)
+            os.fsync(out.fileno())
+        scratch = renamed(dir_fd, scratch, name)
+    finally:
+        discard(dir_fd, scratch)
+
+
+def kernel_fips_mode(args):
+    """Whether the kernel runs in FIPS mode (absent flag: no)."""
+    try:
+        with open(args.fips_flag, encoding="ascii", errors="replace") as flag:
+            return flag.read().strip() == "1"
+    except OSError:
+        return False
+
+
+def check_fips(args):
+    """Red Hat's libcrypto forces the FIPS provider and fips=yes when the kernel runs in FIPS
+    mode, which no configuration file shows."""
+    if kernel_fips_mode(args):
+        raise Refusal(f"the kernel runs in FIPS mode ({args.fips_flag} is 1): there a FIPS "
+                      "libcrypto (RHEL's) loads only the FIPS provider with fips=yes, and "
+                      "blake2simd is not a FIPS-validated module; nothing written")
+
+
+def enable_checks(args, setup):
+    """The check of a changed configuration (a path) before it is put in place."""
+    def verify(scratch):
+        after = active_providers(args.openssl, scratch)
+        lost = sorted(setup.before - after)
+        if lost or PROVIDER not in after:
+            raise Refusal(f"with the change, OpenSSL reports active providers {sorted(after)} "
+                          f"(before: {sorted(setup.before)}); nothing written")
+        served = ask_libcrypto(libcrypto_of(args), scratch)
+        others = [f"{name} by {served.get(name) or 'nobody'}" for name in DROP_IN
+                  if served.get(name) != PROVIDER]
+        if others:
+            raise Refusal(f"with the change, a plain fetch is still served elsewhere "
+                          f"({', '.join(others)}): "
+                          "probably a mandatory property in default_properties (fips=yes?) "
+                          "rules blake2simd out; nothing written" +
+                          ("; to remove the present block: blake2simd-config disable"
+                           if setup.current else ""))
+    return verify
 
 
 def command_enable(args):
@@ -721,37 +1039,62 @@ def command_enable(args):
                       "--install), or pass --module PATH")
     check_trusted(module, f"the module {module}")
     check_programs(args)
+    check_fips(args)
     if not os.path.lexists(path):
         raise Refusal(f"{path} does not exist (or is not a regular file)")
-    real, checked = trusted_config(path, writing=True)
+    real, checked = check_trusted(path, f"the configuration {path}")
+    if not stat.S_ISREG(checked.st_mode):
+        raise Refusal(f"{real} is not a regular file")
     text = read_text(real)
-    base, block, new_block, before = fresh_block(args, real, text, module)
-    if text == base + new_block:
-        print(f"blake2simd is already enabled in {describe_path(path)}; nothing changed")
+    setup = Setup(real, text, module)
+    if setup.place:
+        check_dropin_directory(setup.place[1])
+    else:
+        check_writable(real, checked)
+    setup.ask(args)
+    if setup.current == setup.fresh:
+        print(f"blake2simd is already enabled in {setup.where()}; nothing changed")
         return 0
-
-    def verify(scratch):
-        after = active_providers(args.openssl, scratch)
-        lost = sorted(before - after)
-        if lost or PROVIDER not in after:
-            raise Refusal(f"with the change, OpenSSL reports active providers {sorted(after)} "
-                          f"(before: {sorted(before)}); nothing written")
-        served = ask_libcrypto(libcrypto_of(args), scratch)
-        others = [f"{name} by {served.get(name) or 'nobody'}" for name in DROP_IN
-                  if served.get(name) != PROVIDER]
-        if others:
-            raise Refusal(f"with the change, a plain fetch is still served elsewhere "
-                          f"({', '.join(others)}): "
-                          "probably a mandatory property in default_properties (fips=yes?) "
-                          "rules blake2simd out; nothing written" +
-                          ("; to remove the present block: blake2simd-config disable"
-                           if block else ""))
-
-    verified_write(real, checked, text, base + new_block, verify)
-    done = "refreshed the blake2simd block in" if block else "enabled blake2simd in"
-    print(f"{done} {describe_path(path)} (undo: blake2simd-config disable)")
-    print(f"providers now active: {', '.join(sorted(before | {PROVIDER}))}")
+    verify = enable_checks(args, setup)
+    if setup.place:
+        write_dropin(setup.dropin, setup.fresh,
+                     lambda: checked_view(text, setup.place, setup.fresh, verify))
+    else:
+        verified_write(real, checked, text, setup.base + setup.fresh, verify)
+    done = "refreshed blake2simd's settings in" if setup.current else "enabled blake2simd in"
+    print(f"{done} {setup.where()} (undo: blake2simd-config disable)")
+    if setup.place:
+        print(f"{describe_path(path)} is unchanged (it includes {setup.place[1]})")
+    print(f"providers now active: {', '.join(sorted(setup.before | {PROVIDER}))}")
     print("check with: blake2simd-config status")
+    return 0
+
+
+def disable_dropin(args, real, text, place):
+    """Removes exactly our drop-in file, after checking that nothing active relies on it."""
+    dropin = place[3]
+    check_trusted(os.path.dirname(dropin), f"the drop-in directory {os.path.dirname(dropin)}")
+    try:
+        kept = active_providers(args.openssl, real) - {PROVIDER}
+    except Refusal:
+        kept = set()
+
+    def verify(conf):
+        lost = sorted(kept - active_providers(args.openssl, conf))
+        if lost:
+            raise Refusal(f"without {dropin}, OpenSSL would no longer activate "
+                          f"{', '.join(lost)}; copy those lines out of it by hand, then run "
+                          "disable again; nothing removed")
+    checked_view(text, place, None, verify)
+    directory, name = os.path.split(dropin)
+    dir_fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.unlink(name, dir_fd=dir_fd)
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+    print(f"disabled blake2simd: removed the drop-in file {dropin} ({describe_path(real)} "
+          "unchanged)")
     return 0
 
 
@@ -760,9 +1103,12 @@ def command_disable(args):
     if not os.path.isfile(path):
         raise Refusal(f"{os.path.realpath(path)} does not exist")
     check_programs(args)
-    real, checked = trusted_config(path, writing=True)
+    real, checked = check_trusted(path, f"the configuration {path}")
     text = read_text(real)
     base, block = split_block(text)
+    place = dropin_place(Cnf(text)) if block is None else None  # a block: no reading needed
+    if place and read_dropin(place[3]) is not None:
+        return disable_dropin(args, real, text, place)
     if block is None:
         print(f"blake2simd is not enabled in {describe_path(path)}; nothing changed")
         return 0
@@ -770,6 +1116,7 @@ def command_disable(args):
         kept = active_providers(args.openssl, real) - {PROVIDER}
     except Refusal:
         kept = set()  # a file OpenSSL rejects now: removing the block must at least not fail
+    real, checked = trusted_config(path, writing=True)
 
     def verify(scratch):
         lost = sorted(kept - active_providers(args.openssl, scratch))
@@ -785,6 +1132,7 @@ def command_disable(args):
     return 0
 
 
+
 def block_items(block):
     """The block's settings as `[ section ] key = value` strings, in order."""
     items, section = [], None
@@ -797,21 +1145,42 @@ def block_items(block):
     return items
 
 
-def stale_report(args, real, text, module):
+def stale_report(setup):
     """None when the block is what `enable` would write for today's file, else what differs."""
-    try:
-        _, block, fresh, _ = fresh_block(args, real, text, module)
-    except Refusal as refusal:
-        return f"the block cannot be checked against the rest of the file: {refusal}"
-    has, needs = block_items(block), block_items(fresh)
+    has, needs = block_items(setup.current), block_items(setup.fresh)
     if has == needs:  # the same settings; at most the comments differ
         return None
-    lines = [f"  the block has:      {item}" for item in has if item not in needs]
+    lines = [f"  it has:             {item}" for item in has if item not in needs]
     lines += [f"  today's file needs: {item}" for item in needs if item not in has]
-    return ("the block is stale: it was written for an earlier version of this file and, as the "
-            "last word on what it sets, overrides the lines above it:\n" + "\n".join(lines) +
-            "\nrun `blake2simd-config enable` to refresh it (or `blake2simd-config disable` to "
-            "remove it)")
+    return (f"{setup.where()} is stale: it was written for an earlier version of the "
+            "configuration and, as the last word on what it sets, overrides the lines above it:\n"
+            + "\n".join(lines) + "\nrun `blake2simd-config enable` to refresh it (or "
+            "`blake2simd-config disable` to remove it)")
+
+
+def status_setup(args, real, text, module):
+    """(the Setup, None) or (None, why the block or drop-in file cannot be checked)."""
+    try:
+        return Setup(real, text, module).ask(args), None
+    except Refusal as refusal:
+        return None, f"the settings cannot be checked against the rest of the file: {refusal}"
+
+
+def report_kernels(args, real, served, setup):
+    """The kernel the block forces and, with BLAKE2SIMD_KERNEL in the caller's environment
+    (which the module honours before the block's line), what a program started there gets."""
+    forced = setup and block_kernel(setup.current)
+    if forced:
+        print(f"kernel:        {forced} (forced by `kernel =` in {setup.where()}; "
+              "`enable` keeps it)")
+    request = os.environ.get("BLAKE2SIMD_KERNEL")
+    if request is None or not served["kernels"]:
+        return
+    theirs = ask_libcrypto(libcrypto_of(args), real, request)["kernels"]
+    got = ", ".join(f"{name} {theirs.get(name) or 'none'}" for name in DIGESTS
+                    if name in served["kernels"])
+    print(f"your shell:    BLAKE2SIMD_KERNEL={request} (it comes before the block's kernel "
+          f"line): a program started from it gets {got}")
 
 
 def command_status(args):
@@ -824,13 +1193,28 @@ def command_status(args):
     real = trusted_config(path, writing=False)[0] if exists else os.path.realpath(path)
     text = read_text(real) if exists else None
     block = split_block(text)[1] if exists else None
-    module = block_module(block) if block else os.path.abspath(args.module)
-    if block and os.geteuid() == 0 and os.path.exists(module):
-        check_trusted(module, f"the module {module} (named in the block)")
+    place = None
+    if exists and block is None:
+        try:
+            place = dropin_place(Cnf(text))
+        except Refusal:
+            place = None
+    dropin = read_dropin(place[3]) if place else None
+    settings = block or dropin
+    module = block_module(settings) if settings else os.path.abspath(args.module)
+    if settings and os.geteuid() == 0 and os.path.exists(module):
+        check_trusted(module, f"the module {module} (named in the blake2simd-config settings)")
     print(f"configuration: {describe_path(path)}")
-    print(f"enabled:       {'yes (blake2simd-config block present)' if block else 'no'}")
+    enabled = ("yes (blake2simd-config block present)" if block else
+               f"yes (drop-in file {place[3]})" if dropin else "no")
+    if not settings and place:
+        enabled += f" (enable would write the drop-in file {place[3]})"
+    print(f"enabled:       {enabled}")
     present = "present" if os.path.isfile(module) else "MISSING"
     print(f"module:        {module} ({present})")
+    if kernel_fips_mode(args):
+        print(f"FIPS mode:     on ({args.fips_flag} is 1): a FIPS libcrypto (RHEL's) then loads "
+              "only the FIPS provider; blake2simd is not FIPS-validated")
     served = ask_libcrypto(libcrypto_of(args), real)
     print(f"libcrypto:     {served['libcrypto']} ({served['version']})")
     offered = served["offered"]
@@ -843,14 +1227,16 @@ def command_status(args):
         print(f"{algorithm + ':':<15}{line}")
     if served.get("buildinfo"):
         print(f"build info:    {served['buildinfo']}")
+    setup, why = status_setup(args, real, text, module) if settings else (None, None)
+    report_kernels(args, real, served, setup)
     # Every algorithm the loaded module offers, and at least the drop-ins (so a module that did
     # not load, and offers nothing, fails too).
     ok = all(served.get(algorithm) == PROVIDER for algorithm in set(offered) | set(DROP_IN))
     if not ok:
-        hint = ("run `blake2simd-config enable`" if not block else
+        hint = ("run `blake2simd-config enable`" if not settings else
                 "the module is missing or failed to load: see blake2simd-config(8)")
         print(f"blake2simd does not serve plain fetches: {hint}")
-    stale = block and stale_report(args, real, text, module)
+    stale = why or (setup and stale_report(setup))
     if stale:
         print(stale)
     return 0 if ok and not stale else 1
@@ -883,6 +1269,8 @@ def main(argv=None):
                              help="the openssl program to check with (default: from PATH)")
         command.add_argument("--libcrypto", metavar="PATH",
                              help="libcrypto to ask (default: the one `openssl` loads)")
+        # The kernel's FIPS flag, injectable so that the refusal can be tested.
+        command.add_argument("--fips-flag", default=FIPS_FLAG, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
