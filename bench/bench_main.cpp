@@ -17,6 +17,7 @@
 
 #include "clock_estimate.hpp"
 #include "implementations.hpp"
+#include "kdf_bench.hpp"
 #include "known_answers.hpp"
 #include "report.hpp"
 #include "stopwatch.hpp"
@@ -92,6 +93,7 @@ struct Options {
     std::string blake2bp_kat_path = B2_BENCH_BLAKE2BP_KAT;
     std::string blake2sp_kat_path = B2_BENCH_BLAKE2SP_KAT;
     bool xof = false;
+    bool kdf = false;
 };
 
 void print_usage() {
@@ -112,6 +114,8 @@ void print_usage() {
         "                    its rows (\"compared blake2simd ...\") interleaved with the rest\n"
         "  --xof             the BLAKE2XB/BLAKE2XS rows instead (absorb, squeeze, output blocks\n"
         "                    with the lanes forms on and off) beside SHAKE128/256, BLAKE2B-512\n"
+        "  --kdf             HMAC (64 B, 8 KiB), HKDF and PBKDF2-HMAC (1,000,000 iterations)\n"
+        "                    over BLAKE2B-512 and BLAKE2S-256, ours beside the default provider's\n"
         "  --only TEXT       time only rows whose label contains TEXT (baselines always run)\n"
         "  --blake2bp-kat FILE  official BLAKE2bp KAT, JSON (default %s)\n"
         "  --blake2sp-kat FILE  official BLAKE2sp KAT, JSON (default %s)\n",
@@ -140,6 +144,8 @@ Options parse_options(int argc, char** argv) {
             options.target_ms = 1.0;
         } else if (flag == "--xof") {
             options.xof = true;
+        } else if (flag == "--kdf") {
+            options.kdf = true;
         } else if (flag == "--csv") {
             options.csv_path = value();
         } else if (flag == "--markdown") {
@@ -606,6 +612,10 @@ std::string report_header(const RunFacts& facts, const Environment& environment,
 int run(const Options& options) {
     if (options.xof) {
         return run_xof_bench(options.module_dir, options.repetitions, options.target_ms);
+    }
+    if (options.kdf) {
+        return run_kdf_bench(options.module_dir, options.compared_module_dir, options.repetitions,
+                             options.target_ms, options.only);
     }
     const std::vector<uint8_t> message = pseudo_random_bytes(kLargestSize, 0x0B1A4E2B);
     const std::vector<uint8_t> key = pseudo_random_bytes(kKeySize, 0x6B6579);

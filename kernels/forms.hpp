@@ -159,6 +159,13 @@ bool calibration_has_run() noexcept;
 // reference lane by lane on edge cases.
 bool passes_self_test(Form form, const Entry& entry) noexcept;
 
+// The self-test on demand (the provider's OSSL_PROVIDER_self_test): every form's self-test run
+// again, now, on each of its candidates this CPU can run (whatever the cached facts say); true
+// only when all pass. `substitute`, for tests only (nullptr otherwise), gives the entry tested in
+// a candidate's place, so a test can make one fail.
+using SelfTestSubstitute = Entry (*)(Form form, const Candidate& candidate);
+bool runnable_candidates_pass(SelfTestSubstitute substitute = nullptr) noexcept;
+
 // clock_gettime, not std::chrono: the module must not need libstdc++ (see once.hpp).
 inline double monotonic_nanoseconds() noexcept {
     timespec now{};

@@ -478,6 +478,21 @@ bool reference_kernel_works() noexcept {
     return true;
 }
 
+bool runnable_candidates_pass(SelfTestSubstitute substitute) noexcept {
+    const cpu::CpuFeatures& features = cpu::detected_features();
+    bool passed = true;
+    for (const FormRow& row : kForms) {
+        for (const Candidate& candidate : candidates(row.form)) {
+            if (cpu_can_run(candidate.id, features)) {
+                const Entry entry =
+                    substitute != nullptr ? substitute(row.form, candidate) : candidate.entry;
+                passed = passes_self_test(row.form, entry) && passed;
+            }
+        }
+    }
+    return passed;
+}
+
 Servings serve(const KernelRequest& request) noexcept {
     const cpu::CpuFeatures& features = cpu::detected_features();
     Servings servings{};

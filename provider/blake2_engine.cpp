@@ -128,6 +128,38 @@ void Blake2Engine<Family>::finish(uint8_t* out) noexcept {
     write_digest(m_state, out, m_digest_length);
 }
 
+template <class Family>
+typename Blake2Engine<Family>::Snapshot Blake2Engine<Family>::snapshot() const noexcept {
+    Snapshot snapshot;
+    std::memcpy(snapshot.h, m_state.h, sizeof snapshot.h);
+    std::memcpy(snapshot.t, m_state.t, sizeof snapshot.t);
+    std::memcpy(snapshot.buffer, m_buffer, sizeof snapshot.buffer);
+    snapshot.buffered = m_buffered;
+    snapshot.digest_length = m_digest_length;
+    return snapshot;
+}
+
+template <class Family>
+bool Blake2Engine<Family>::is_consistent(const Snapshot& snapshot) noexcept {
+    const bool compressed = snapshot.t[0] != 0 || snapshot.t[1] != 0;
+    return snapshot.digest_length >= 1 && snapshot.digest_length <= Family::kMaxDigestBytes &&
+           snapshot.t[0] % kBlockBytes == 0 && snapshot.buffered <= kBlockBytes &&
+           (!compressed || snapshot.buffered >= 1);
+}
+
+template <class Family>
+void Blake2Engine<Family>::restore(Compress compress, const Snapshot& snapshot) noexcept {
+    std::memcpy(m_state.h, snapshot.h, sizeof snapshot.h);
+    std::memcpy(m_state.t, snapshot.t, sizeof snapshot.t);
+    m_state.f[0] = m_state.f[1] = 0;
+    std::memcpy(m_buffer, snapshot.buffer, sizeof m_buffer);
+    m_compress = compress;
+    m_buffered = snapshot.buffered;
+    m_digest_length = snapshot.digest_length;
+    m_last_node = false;
+    m_key_block_buffered = false;
+}
+
 template class Blake2Engine<Blake2bFamily>;
 template class Blake2Engine<Blake2sFamily>;
 

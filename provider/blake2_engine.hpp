@@ -139,6 +139,26 @@ class Blake2Engine final {
     // message can still go on while no copy of the key block is left.
     void settle_key_block(uint8_t* empty_message_digest) noexcept;
 
+    // What a serialized state (state_blob.hpp) holds of an unkeyed engine between start and
+    // finish: chaining value, counter, buffered bytes, digest length. Not the compression
+    // function: a state saved on one kernel resumes on another.
+    struct Snapshot {
+        typename Family::Word h[8];
+        typename Family::Word t[2];
+        uint8_t buffer[Family::kBlockBytes];
+        uint32_t buffered;
+        uint8_t digest_length;
+    };
+    Snapshot snapshot() const noexcept;
+
+    // Whether an unkeyed engine can be in `snapshot`: a digest length of the family, a counter
+    // of whole blocks, at most a block buffered and, once a block was compressed, at least a
+    // byte (the last block always waits for finish()).
+    static bool is_consistent(const Snapshot& snapshot) noexcept;
+
+    // The engine `snapshot` was taken of (is_consistent), now compressing with `compress`.
+    void restore(Compress compress, const Snapshot& snapshot) noexcept;
+
   private:
     static constexpr size_t kBlockBytes = Family::kBlockBytes;
 
@@ -197,6 +217,26 @@ class TreeEngine final {
     // the key block alone) get their final digests computed now. The engine holds the key only
     // while some leaf has no message byte, so this costs nothing once the message reached them all.
     void forget_key() noexcept;
+
+    // What a serialized state (state_blob.hpp) holds of an unkeyed engine between start and
+    // finish: each leaf's chaining value and counter, the pending bytes. Not the compression
+    // functions: a state saved on one kernel resumes on another.
+    struct Snapshot {
+        typename Family::Word h[kLeaves][8];
+        typename Family::Word t[kLeaves][2];
+        uint8_t pending[(2 * kLeaves - 1) * Family::kBlockBytes];
+        uint32_t pending_length;
+    };
+    Snapshot snapshot() const noexcept;
+
+    // Whether an unkeyed engine can be in `snapshot`: every leaf at the same whole-block count,
+    // at most the pending area's bytes waiting and, once a group was compressed, more than all
+    // but one group (a leaf's last block waits for finish()).
+    static bool is_consistent(const Snapshot& snapshot) noexcept;
+
+    // The engine `snapshot` was taken of (is_consistent), now compressing with these.
+    void restore(Compress compress, CompressLanes compress_lanes,
+                 const Snapshot& snapshot) noexcept;
 
   private:
     static constexpr size_t kBlockBytes = Family::kBlockBytes;

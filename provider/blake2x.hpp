@@ -97,14 +97,8 @@ void write_xof_output(typename Family::Compress compress,
 
 }  // namespace blake2simd
 
-// What the BLAKE2X digests and MACs share: update, final and squeeze over a context's XofState.
-// OpenSSL 3.3's squeeze slot, absent from the 3.0 headers we build against; older cores never
-// look it up.
-#ifndef OSSL_FUNC_DIGEST_SQUEEZE
-#define OSSL_FUNC_DIGEST_SQUEEZE 14
-OSSL_CORE_MAKE_FUNC(int, digest_squeeze,
-                    (void* dctx, unsigned char* out, size_t* outl, size_t outsz))
-#endif
+// What the BLAKE2X digests and MACs share: update, final and squeeze over a context's XofState
+// (OpenSSL 3.3's squeeze slot: digest_ids.hpp).
 
 namespace blake2simd {
 

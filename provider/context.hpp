@@ -11,12 +11,14 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <new>
 #include <type_traits>
 
 #include "algorithm_params.hpp"
 #include "blake2_engine.hpp"
 #include "core_memory.hpp"
+#include "digest_ids.hpp"
 #include "errors.hpp"
 #include "provider_context.hpp"
 
@@ -131,6 +133,10 @@ template <AlgorithmContext Context>
 Context* new_context(void* provctx) noexcept {
     using Kernel = std::remove_cv_t<std::remove_pointer_t<decltype(Context::kernel)>>;
     auto* provider = static_cast<ProviderContext*>(provctx);
+    if (provider->self_test_failed.load(std::memory_order_relaxed)) {
+        B2_RAISE(provider, Reason::self_test_failed);
+        return nullptr;
+    }
     const Kernel* kernel = chosen_kernel<Kernel>(provider->kernel_choice());
     if (kernel == nullptr) {
         B2_RAISE(provider, Reason::no_kernel_available);
@@ -204,30 +210,34 @@ struct ContextLifecycle {
 #define B2_DISPATCH(prefix, ID, slot) B2_DISPATCH_TO(ID, slot, prefix##_##slot)
 
 // The dispatch tables of a digest and a MAC whose callbacks are the static members of
-// `Algorithm` (newctx, freectx, dupctx, init, update, finalize, ...); a digest's further
-// entries (an XOF's squeeze) follow `Algorithm`.
-#define B2_DIGEST_FUNCTIONS(Algorithm, ...)                                              \
-    {                                                                                    \
-        B2_DISPATCH_TO(DIGEST_NEWCTX, digest_newctx, Algorithm::newctx),                 \
-            B2_DISPATCH_TO(DIGEST_FREECTX, digest_freectx, Algorithm::freectx),          \
-            B2_DISPATCH_TO(DIGEST_DUPCTX, digest_dupctx, Algorithm::dupctx),             \
-            B2_DISPATCH_TO(DIGEST_INIT, digest_init, Algorithm::init),                   \
-            B2_DISPATCH_TO(DIGEST_UPDATE, digest_update, Algorithm::update),             \
-            B2_DISPATCH_TO(DIGEST_FINAL, digest_final, Algorithm::finalize),             \
-            B2_DISPATCH_TO(DIGEST_GET_PARAMS, digest_get_params, Algorithm::get_params), \
-            B2_DISPATCH_TO(DIGEST_GETTABLE_PARAMS, digest_gettable_params,               \
-                           Algorithm::gettable_params),                                  \
-            B2_DISPATCH_TO(DIGEST_SET_CTX_PARAMS, digest_set_ctx_params,                 \
-                           Algorithm::set_ctx_params),                                   \
-            B2_DISPATCH_TO(DIGEST_SETTABLE_CTX_PARAMS, digest_settable_ctx_params,       \
-                           Algorithm::settable_ctx_params),                              \
-            B2_DISPATCH_TO(DIGEST_GET_CTX_PARAMS, digest_get_ctx_params,                 \
-                           Algorithm::get_ctx_params),                                   \
-            B2_DISPATCH_TO(DIGEST_GETTABLE_CTX_PARAMS, digest_gettable_ctx_params,       \
-                           Algorithm::gettable_ctx_params),                              \
-            __VA_OPT__(__VA_ARGS__, ) {                                                  \
-            0, nullptr                                                                   \
-        }                                                                                \
+// `Algorithm` (newctx, freectx, dupctx, copyctx, init, update, finalize, serialize, ...); a
+// digest's further entries (an XOF's squeeze) follow `Algorithm`. Every digest serializes
+// (state_blob.hpp: the digests' callbacks derive from SerializableDigest).
+#define B2_DIGEST_FUNCTIONS(Algorithm, ...)                                                 \
+    {                                                                                       \
+        B2_DISPATCH_TO(DIGEST_NEWCTX, digest_newctx, Algorithm::newctx),                    \
+            B2_DISPATCH_TO(DIGEST_FREECTX, digest_freectx, Algorithm::freectx),             \
+            B2_DISPATCH_TO(DIGEST_DUPCTX, digest_dupctx, Algorithm::dupctx),                \
+            B2_DISPATCH_TO(DIGEST_COPYCTX, digest_copyctx, Algorithm::copyctx),             \
+            B2_DISPATCH_TO(DIGEST_SERIALIZE, digest_serialize, Algorithm::serialize),       \
+            B2_DISPATCH_TO(DIGEST_DESERIALIZE, digest_deserialize, Algorithm::deserialize), \
+            B2_DISPATCH_TO(DIGEST_INIT, digest_init, Algorithm::init),                      \
+            B2_DISPATCH_TO(DIGEST_UPDATE, digest_update, Algorithm::update),                \
+            B2_DISPATCH_TO(DIGEST_FINAL, digest_final, Algorithm::finalize),                \
+            B2_DISPATCH_TO(DIGEST_GET_PARAMS, digest_get_params, Algorithm::get_params),    \
+            B2_DISPATCH_TO(DIGEST_GETTABLE_PARAMS, digest_gettable_params,                  \
+                           Algorithm::gettable_params),                                     \
+            B2_DISPATCH_TO(DIGEST_SET_CTX_PARAMS, digest_set_ctx_params,                    \
+                           Algorithm::set_ctx_params),                                      \
+            B2_DISPATCH_TO(DIGEST_SETTABLE_CTX_PARAMS, digest_settable_ctx_params,          \
+                           Algorithm::settable_ctx_params),                                 \
+            B2_DISPATCH_TO(DIGEST_GET_CTX_PARAMS, digest_get_ctx_params,                    \
+                           Algorithm::get_ctx_params),                                      \
+            B2_DISPATCH_TO(DIGEST_GETTABLE_CTX_PARAMS, digest_gettable_ctx_params,          \
+                           Algorithm::gettable_ctx_params),                                 \
+            __VA_OPT__(__VA_ARGS__, ) {                                                     \
+            0, nullptr                                                                      \
+        }                                                                                   \
     }
 
 #define B2_MAC_FUNCTIONS(Algorithm)                                                            \
@@ -271,6 +281,16 @@ extern const OSSL_PARAM kDigestGettableCtxParams[];
 // set_ctx_params. `Context::served_by()` names the kernel that serves the context.
 template <AlgorithmContext Context>
 struct DigestCallbacks : ContextLifecycle<Context> {
+    // EVP_MD_CTX_copy_ex into a context of the same fetched digest (3.5+; EVP checks that, so
+    // both are a Context of one provider instance): what dupctx would give, in place. It cannot
+    // fail and allocates nothing; every byte of `vout` is overwritten (a key-derived or longer
+    // state of its own leaves nothing behind) and nothing is shared.
+    static void copyctx(void* vout, void* vin) noexcept {
+        if (vout != vin) {
+            std::memcpy(vout, vin, sizeof(Context));
+        }
+    }
+
     static int update(void* vctx, const unsigned char* in, size_t inl) noexcept {
         return absorb(static_cast<Context*>(vctx), in, inl);
     }

@@ -5,6 +5,8 @@
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 
+#include <cstring>
+
 #include "algorithm_params.hpp"
 #include "baseline_guard.hpp"
 #include "blake2_engine.hpp"
@@ -13,6 +15,7 @@
 #include "names.hpp"
 #include "ossl_param.hpp"
 #include "provider_context.hpp"
+#include "state_blob.hpp"
 
 namespace blake2simd {
 namespace {
@@ -31,6 +34,56 @@ struct DigestContext {
     }
     const char* served_by() const noexcept { return kernel->name; }
 
+    // A serialized state: the settings as a parameter block, a flags byte, then the engine.
+    // The flags hold what a parameter block has no field for: bit 0 the settings' last-node
+    // flag, bit 1 the running message's. Nothing sets either yet, so both must be 0.
+    static constexpr uint16_t kStateAlgorithm = state_blob::algorithm_id(
+        Family::kMember == Member::blake2b ? state_blob::Kind::blake2b : state_blob::Kind::blake2s,
+        kDefaultSize);
+    static constexpr size_t kStateBodyBytes =
+        state_blob::kParameterBlockBytes<Family> + 1 + state_blob::kEngineBytes<Family>;
+
+    void save_state(state_blob::Writer& out) const noexcept {
+        state_blob::write_parameter_block(out, settings.parameter_block(0));
+        out.word(uint8_t{0});
+        state_blob::write_engine<Family>(out, engine.snapshot());
+    }
+
+    bool load_state(state_blob::Reader& in) noexcept {
+        ParameterBlock<Family> block;
+        typename Blake2Engine<Family>::Snapshot snapshot;
+        const bool valid = state_blob::read_parameter_block(in, block) && load_settings(block) &&
+                           in.word<uint8_t>() == 0 &&
+                           state_blob::read_engine<Family>(in, snapshot) &&
+                           size_allowed(snapshot.digest_length);
+        if (valid) {
+            engine.restore(kernel->compress, snapshot);
+            phase = Phase::absorbing;
+        }
+        cleanse(&snapshot, sizeof snapshot);
+        return valid;
+    }
+
+    // A name that fixes the size (BLAKE2B-256) allows that size alone.
+    static bool size_allowed(size_t size) noexcept {
+        constexpr bool kNamed = kDefaultSize != Family::kMaxDigestBytes;
+        return kNamed ? size == kDefaultSize : size >= 1 && size <= Family::kMaxDigestBytes;
+    }
+
+    // Only a block the settings can give back unchanged: no key, no tree fields (yet).
+    bool load_settings(const ParameterBlock<Family>& block) noexcept {
+        Blake2Settings<Family> loaded;
+        loaded.output_size = block.digest_length;
+        std::memcpy(loaded.salt, block.salt, sizeof loaded.salt);
+        std::memcpy(loaded.personal, block.personal, sizeof loaded.personal);
+        if (!size_allowed(block.digest_length) ||
+            !state_blob::same_parameter_block(loaded.parameter_block(0), block)) {
+            return false;
+        }
+        settings = loaded;
+        return true;
+    }
+
     static Blake2Settings<Family> starting_settings() noexcept {
         Blake2Settings<Family> settings;
         settings.output_size = kDefaultSize;
@@ -46,7 +99,7 @@ inline constexpr size_t kDefaultSize = kNamedSize != 0 ? kNamedSize : Family::kM
 // (Digest<Blake2sFamily, 0>). kNamedSize: the output size the algorithm's name fixes
 // (BLAKE2B-256: 32), which the size param may only repeat; 0: any size (BLAKE2B-512, BLAKE2S-256).
 template <class Family, size_t kNamedSize>
-struct Digest : DigestCallbacks<DigestContext<Family, kDefaultSize<Family, kNamedSize>>> {
+struct Digest : SerializableDigest<DigestContext<Family, kDefaultSize<Family, kNamedSize>>> {
     using Context = DigestContext<Family, kDefaultSize<Family, kNamedSize>>;
 
     static bool size_param_allowed(const OSSL_PARAM params[], Reason& failure) noexcept {

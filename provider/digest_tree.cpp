@@ -10,6 +10,7 @@
 #include "errors.hpp"
 #include "names.hpp"
 #include "provider_context.hpp"
+#include "state_blob.hpp"
 
 namespace blake2simd {
 namespace {
@@ -24,11 +25,33 @@ struct TreeDigestContext {
 
     size_t output_size() const noexcept { return kTreeDigestBytes<Family>; }
     const char* served_by() const noexcept { return lanes.name; }
+
+    // A serialized state: the engine alone (the tree modes have no settings).
+    static constexpr uint16_t kStateAlgorithm =
+        state_blob::algorithm_id(Family::kMember == Member::blake2b ? state_blob::Kind::blake2bp
+                                                                    : state_blob::Kind::blake2sp,
+                                 0);
+    static constexpr size_t kStateBodyBytes = state_blob::kTreeEngineBytes<Family>;
+
+    void save_state(state_blob::Writer& out) const noexcept {
+        state_blob::write_tree_engine<Family>(out, engine.snapshot());
+    }
+
+    bool load_state(state_blob::Reader& in) noexcept {
+        typename TreeEngine<Family>::Snapshot snapshot;
+        const bool valid = state_blob::read_tree_engine<Family>(in, snapshot);
+        if (valid) {
+            engine.restore(kernel->compress, lanes.compress, snapshot);
+            phase = Phase::absorbing;
+        }
+        cleanse(&snapshot, sizeof snapshot);
+        return valid;
+    }
 };
 
 // The callbacks of one family's tree digest; their symbols name the family.
 template <class Family>
-struct TreeDigest : DigestCallbacks<TreeDigestContext<Family>> {
+struct TreeDigest : SerializableDigest<TreeDigestContext<Family>> {
     using Context = TreeDigestContext<Family>;
 
     static bool check_params(const Context* ctx, const OSSL_PARAM params[]) noexcept {

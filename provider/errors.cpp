@@ -60,6 +60,13 @@ const OSSL_ITEM kReasonStrings[] = {
     B2_REASON(xof_final_after_squeeze, "final after squeeze (squeeze on for more output)"),
     B2_REASON(xof_switch_after_update,
               "xof changes the BLAKE2X root: set it at init or before the first update"),
+    B2_REASON(state_truncated, "serialized state: not the length this algorithm's state has"),
+    B2_REASON(state_not_recognised, "serialized state: not a blake2simd state (magic)"),
+    B2_REASON(state_other_version, "serialized state: another format version"),
+    B2_REASON(state_other_algorithm, "serialized state: of another algorithm"),
+    B2_REASON(state_field_out_of_range,
+              "serialized state: a length, counter or parameter out of range"),
+    B2_REASON(self_test_failed, "the provider failed its self-test and serves nothing"),
     {0, nullptr},
 };
 

@@ -42,6 +42,13 @@ enum class Reason : int {
     xof_squeeze_after_final,
     xof_final_after_squeeze,
     xof_switch_after_update,
+    // Serialized states (state_blob.hpp) and the on-demand self-test.
+    state_truncated,
+    state_not_recognised,
+    state_other_version,
+    state_other_algorithm,
+    state_field_out_of_range,
+    self_test_failed,
 };
 
 // The table handed to libcrypto through OSSL_FUNC_PROVIDER_GET_REASON_STRINGS.

@@ -117,7 +117,7 @@ const OSSL_PARAM* blake2simd_provider_gettable_params(void*) noexcept {
 int blake2simd_provider_get_params(void* provctx, OSSL_PARAM params[]) noexcept {
     auto* provider = static_cast<ProviderContext*>(provctx);
     const KernelChoice& choice = provider->kernel_choice();
-    const bool running = choice.offered;
+    const bool running = choice.offered && !provider->self_test_failed.load();
     return write_params(
                provider, params,
                {OutputParam::integer(OSSL_PROV_PARAM_STATUS, running ? 1 : 0),
@@ -129,11 +129,12 @@ int blake2simd_provider_get_params(void* provctx, OSSL_PARAM params[]) noexcept 
                : 0;
 }
 
-// A provider whose reference kernel failed its self-test offers nothing: OpenSSL would keep
+// A provider whose reference kernel failed its self-test offers nothing, nor does an instance
+// that failed an on-demand self-test (blake2simd_provider_self_test): OpenSSL would keep
 // using a provider that merely reports status 0. OpenSSL asks every provider about every
 // operation it fetches (a SHA-256 fetch asks us about digests too), so answering needs only
 // the self-tests; the calibration waits for a context of ours (or a buildinfo/kernel query).
-const OSSL_ALGORITHM* blake2simd_provider_query_operation(void*, int operation_id,
+const OSSL_ALGORITHM* blake2simd_provider_query_operation(void* provctx, int operation_id,
                                                           int* no_cache) noexcept {
     *no_cache = 0;
     const OSSL_ALGORITHM* algorithms = nullptr;
@@ -147,7 +148,34 @@ const OSSL_ALGORITHM* blake2simd_provider_query_operation(void*, int operation_i
         default:
             return nullptr;
     }
-    return dispatch::reference_kernel_works() ? algorithms : nullptr;
+    const bool failed = static_cast<ProviderContext*>(provctx)->self_test_failed.load();
+    return dispatch::reference_kernel_works() && !failed ? algorithms : nullptr;
+}
+
+// What contexts of this instance run: each form's serving entry, through the form's self-test.
+bool served_forms_pass(const KernelChoice& choice) noexcept {
+    using dispatch::Form;
+    return choice.offered &&
+           dispatch::passes_self_test(Form::blake2b, Entry{.blake2b = choice.blake2b.compress}) &&
+           dispatch::passes_self_test(Form::blake2bp,
+                                      Entry{.blake2b_lanes = choice.blake2bp.compress}) &&
+           dispatch::passes_self_test(Form::blake2s, Entry{.blake2s = choice.blake2s.compress}) &&
+           dispatch::passes_self_test(Form::blake2sp,
+                                      Entry{.blake2s_lanes = choice.blake2sp.compress});
+}
+
+// OSSL_PROVIDER_self_test(): the known answers of every kernel this CPU can run and of every
+// form this instance serves, run now. A failure is final for this instance: it then serves as
+// one whose reference kernel failed (nothing), and new contexts of algorithms fetched before are
+// refused (ProviderContext::self_test_failed).
+int blake2simd_provider_self_test(void* provctx) noexcept {
+    auto* provider = static_cast<ProviderContext*>(provctx);
+    const bool passed = dispatch::runnable_candidates_pass(provider->self_test_substitute) &&
+                        served_forms_pass(provider->kernel_choice());
+    if (!passed) {
+        provider->self_test_failed.store(true);
+    }
+    return passed && !provider->self_test_failed.load() ? 1 : 0;
 }
 
 const OSSL_ITEM* blake2simd_provider_get_reason_strings(void*) noexcept {
@@ -160,6 +188,7 @@ const OSSL_DISPATCH kProviderFunctions[] = {
     B2_DISPATCH(blake2simd, PROVIDER_GET_PARAMS, provider_get_params),
     B2_DISPATCH(blake2simd, PROVIDER_QUERY_OPERATION, provider_query_operation),
     B2_DISPATCH(blake2simd, PROVIDER_GET_REASON_STRINGS, provider_get_reason_strings),
+    B2_DISPATCH(blake2simd, PROVIDER_SELF_TEST, provider_self_test),
     {0, nullptr},
 };
 

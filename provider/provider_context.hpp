@@ -36,6 +36,12 @@ struct ProviderContext {
 
     char kernel_request[32] = {};  // from BLAKE2SIMD_KERNEL, else the config's `kernel`
 
+    // Set when an on-demand self-test (OSSL_PROVIDER_self_test) failed: from then on this
+    // instance offers no algorithm, refuses new contexts and reports status 0, until unloaded.
+    std::atomic<bool> self_test_failed{false};
+    // Tests only (a test linking the provider's sources): the self-test's stand-in entries.
+    dispatch::SelfTestSubstitute self_test_substitute = nullptr;
+
     // The error registry's link to the instance enrolled before this one (errors.cpp).
     std::atomic<ProviderContext*> next_reporter{nullptr};
 

@@ -230,6 +230,43 @@ void TreeEngine<Family>::finish(uint8_t* out) noexcept {
     }
 }
 
+template <class Family>
+typename TreeEngine<Family>::Snapshot TreeEngine<Family>::snapshot() const noexcept {
+    Snapshot snapshot;
+    for (size_t leaf = 0; leaf < kLeaves; ++leaf) {
+        std::memcpy(snapshot.h[leaf], m_leaves[leaf].h, sizeof snapshot.h[leaf]);
+        std::memcpy(snapshot.t[leaf], m_leaves[leaf].t, sizeof snapshot.t[leaf]);
+    }
+    std::memcpy(snapshot.pending, m_pending, sizeof snapshot.pending);
+    snapshot.pending_length = m_pending_length;
+    return snapshot;
+}
+
+template <class Family>
+bool TreeEngine<Family>::is_consistent(const Snapshot& snapshot) noexcept {
+    static_assert(sizeof snapshot.pending == kPendingBytes);
+    bool consistent =
+        snapshot.t[0][0] % kBlockBytes == 0 && snapshot.pending_length <= kPendingBytes;
+    for (size_t leaf = 1; leaf < kLeaves; ++leaf) {
+        consistent = consistent && snapshot.t[leaf][0] == snapshot.t[0][0] &&
+                     snapshot.t[leaf][1] == snapshot.t[0][1];
+    }
+    const bool compressed = snapshot.t[0][0] != 0 || snapshot.t[0][1] != 0;
+    return consistent && (!compressed || snapshot.pending_length > kPendingBytes - kGroupBytes);
+}
+
+template <class Family>
+void TreeEngine<Family>::restore(Compress compress, CompressLanes compress_lanes,
+                                 const Snapshot& snapshot) noexcept {
+    start(compress, compress_lanes, nullptr, 0);
+    for (size_t leaf = 0; leaf < kLeaves; ++leaf) {
+        std::memcpy(m_leaves[leaf].h, snapshot.h[leaf], sizeof snapshot.h[leaf]);
+        std::memcpy(m_leaves[leaf].t, snapshot.t[leaf], sizeof snapshot.t[leaf]);
+    }
+    std::memcpy(m_pending, snapshot.pending, sizeof m_pending);
+    m_pending_length = snapshot.pending_length;
+}
+
 template class TreeEngine<Blake2bFamily>;
 template class TreeEngine<Blake2sFamily>;
 

@@ -5,18 +5,12 @@
 # SPDX-License-Identifier: Apache-2.0
 option(B2_FUZZ "Build the libFuzzer targets (clang only)" OFF)
 if(B2_FUZZ)
-  get_target_property(b2_provider_sources blake2simd SOURCES)
-  list(TRANSFORM b2_provider_sources PREPEND ${PROJECT_SOURCE_DIR}/provider/)
-  add_library(b2_provider_for_fuzz STATIC ${b2_provider_sources})
-  target_include_directories(b2_provider_for_fuzz PUBLIC ${PROJECT_SOURCE_DIR}/provider)
-  target_compile_definitions(b2_provider_for_fuzz PRIVATE B2_VERSION="${PROJECT_VERSION}")
-  target_link_libraries(b2_provider_for_fuzz PUBLIC blake2simd_kernels OpenSSL::Crypto
-                                             PRIVATE b2_warnings)
+  # b2_provider_for_tests (provider.cmake): built with this preset's instrumentation.
   set(b2_fuzz_dir ${CMAKE_CURRENT_LIST_DIR}/fuzz)
-  foreach(b2_target fuzz_differential fuzz_params)
+  foreach(b2_target fuzz_differential fuzz_params fuzz_state)
     add_executable(${b2_target} ${b2_fuzz_dir}/${b2_target}.cpp)
-    target_include_directories(${b2_target} PRIVATE ${b2_fuzz_dir})
-    target_link_libraries(${b2_target} PRIVATE b2_provider_for_fuzz b2_engine_for_tests
+    target_include_directories(${b2_target} PRIVATE ${b2_fuzz_dir} ${B2_TEST_SUPPORT_DIR})
+    target_link_libraries(${b2_target} PRIVATE b2_provider_for_tests b2_engine_for_tests
                                                b2_warnings)
     target_link_options(${b2_target} PRIVATE -fsanitize=fuzzer)
     # A short smoke run over the committed corpus; tools/ci-hardening.sh fuzzes for longer.
@@ -33,7 +27,7 @@ if(B2_FUZZ)
              COMMAND fuzz_check_line -runs=0 ${b2_fuzz_dir}/corpus/fuzz_check_line)
     set_tests_properties(fuzz.fuzz_check_line.corpus PROPERTIES LABELS "fuzz;sum" TIMEOUT 300)
   endif()
-  foreach(b2_target fuzz_differential fuzz_params)
+  foreach(b2_target fuzz_differential fuzz_params fuzz_state)
     set_property(TEST fuzz.${b2_target}.corpus APPEND PROPERTY LABELS blake2s blake2sp)
   endforeach()
 endif()

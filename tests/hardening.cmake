@@ -54,7 +54,8 @@ b2_add_evp_test(NAME hardening.large_input_4gib_blake2s TARGET test_large_input
                 ARGS --mac --algorithm blake2s LABELS hardening slow blake2s TIMEOUT 900)
 
 add_executable(test_direct_dispatch ${b2_hardening_dir}/test_direct_dispatch.cpp)
-target_include_directories(test_direct_dispatch PRIVATE ${b2_hardening_dir} ${B2_TEST_SUPPORT_DIR})
+target_include_directories(test_direct_dispatch PRIVATE ${b2_hardening_dir} ${B2_TEST_SUPPORT_DIR}
+                                                        ${PROJECT_SOURCE_DIR}/provider)
 target_compile_definitions(test_direct_dispatch PRIVATE B2_MODULE_DIR="${B2_MODULE_DIR}")
 target_link_libraries(test_direct_dispatch PRIVATE OpenSSL::Crypto ${CMAKE_DL_LIBS} b2_warnings)
 add_dependencies(test_direct_dispatch blake2simd)
@@ -99,6 +100,9 @@ add_test(NAME hardening.once_pid_reuse COMMAND test_once_pid_reuse)
 set_tests_properties(hardening.once_pid_reuse PROPERTIES LABELS hardening SKIP_RETURN_CODE 77
                      TIMEOUT 120)
 b2_add_direct_test(hardening.kernel_request test_kernel_request)
+# copyctx and the serialized state of every digest on every kernel, through the dispatch
+# functions (any core: the ids are 3.5's and 4.0's).
+b2_add_direct_test(hardening.digest_state test_digest_state)
 add_test(NAME hardening.kernel_request_setuid COMMAND test_kernel_request --setuid)
 set_tests_properties(hardening.kernel_request_setuid PROPERTIES LABELS "hardening;provider"
                      SKIP_RETURN_CODE 77 TIMEOUT 120)
@@ -108,7 +112,7 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
 endif()
 
 # The tests above that also cover BLAKE2s and BLAKE2sp (one program for every algorithm).
-foreach(b2_test hardening.engine_bounds hardening.direct_dispatch hardening.threads
+foreach(b2_test hardening.engine_bounds hardening.direct_dispatch hardening.threads hardening.digest_state
                 hardening.key_material hardening.load_unload_1000 hardening.fork_during_first_use)
   set_property(TEST ${b2_test} APPEND PROPERTY LABELS blake2s blake2sp)
 endforeach()

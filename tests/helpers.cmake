@@ -67,7 +67,9 @@ endfunction()
 # the build's kernel registry (kernels/registry.hpp), so they iterate the kernels by its rows.
 function(b2_add_direct_test name target)
   add_executable(${target} ${B2_TESTS_DIR}/hardening/${target}.cpp)
-  target_include_directories(${target} PRIVATE ${B2_TESTS_DIR}/hardening ${B2_TEST_SUPPORT_DIR})
+  # The provider's directory for digest_ids.hpp (the slot ids newer than the 3.0 headers).
+  target_include_directories(${target} PRIVATE ${B2_TESTS_DIR}/hardening ${B2_TEST_SUPPORT_DIR}
+                                               ${PROJECT_SOURCE_DIR}/provider)
   target_compile_definitions(${target} PRIVATE B2_MODULE_DIR="${B2_MODULE_DIR}")
   target_link_libraries(${target} PRIVATE OpenSSL::Crypto Threads::Threads ${CMAKE_DL_LIBS}
                                           blake2simd_kernels b2_warnings)

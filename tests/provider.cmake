@@ -32,3 +32,31 @@ target_include_directories(test_no_kernel PRIVATE ${PROJECT_SOURCE_DIR}/provider
 target_link_libraries(test_no_kernel PRIVATE blake2simd_kernels OpenSSL::Crypto b2_warnings)
 add_test(NAME provider.no_kernel_context COMMAND test_no_kernel)
 set_tests_properties(provider.no_kernel_context PROPERTIES LABELS provider)
+
+# The provider's sources linked into a test (the module exports nothing but OSSL_provider_init),
+# registered with OSSL_PROVIDER_add_builtin: for tests that reach into a provider instance.
+get_target_property(b2_module_sources blake2simd SOURCES)
+list(TRANSFORM b2_module_sources PREPEND ${PROJECT_SOURCE_DIR}/provider/)
+add_library(b2_provider_for_tests STATIC ${b2_module_sources})
+target_include_directories(b2_provider_for_tests PUBLIC ${PROJECT_SOURCE_DIR}/provider)
+target_compile_definitions(b2_provider_for_tests PRIVATE B2_VERSION="${PROJECT_VERSION}")
+target_link_libraries(b2_provider_for_tests PUBLIC blake2simd_kernels OpenSSL::Crypto
+                                            PRIVATE b2_warnings)
+
+# OSSL_PROVIDER_self_test: 1 when every kernel passes; 0, and the instance then serves nothing,
+# when one kernel of each form in turn fails its known answer.
+add_executable(test_self_test ${CMAKE_CURRENT_LIST_DIR}/test_self_test.cpp)
+target_include_directories(test_self_test PRIVATE ${B2_TEST_SUPPORT_DIR})
+target_link_libraries(test_self_test PRIVATE b2_provider_for_tests b2_warnings)
+add_test(NAME provider.self_test COMMAND test_self_test)
+set_tests_properties(provider.self_test PROPERTIES LABELS "provider;blake2s;blake2sp" TIMEOUT 120)
+
+# copyctx through EVP_MD_CTX_copy_ex (no allocation from 3.5) and PBKDF2-HMAC against the default
+# provider; the serialized state through EVP_MD_CTX_serialize/deserialize (4.0 cores only, else
+# 77): every digest, every kernel, another library context and another process.
+b2_add_evp_test(NAME provider.evp_copy TARGET test_digest_state_evp
+                SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_digest_state_evp.cpp ARGS --copy
+                LABELS provider blake2s blake2sp blake2x)
+target_link_libraries(test_digest_state_evp PRIVATE blake2simd_kernels)
+b2_add_evp_test(NAME provider.evp_state TARGET test_digest_state_evp ARGS --state
+                LABELS provider blake2s blake2sp blake2x)

@@ -3,7 +3,8 @@
 # (crossbuild-essential-<arch>) against multiarch libssl-dev:<arch>; the EVP known answers,
 # semantics, differential, kernel and hardening tests run under qemu-user, and that
 # architecture's own `openssl` CLI (openssl:<arch>, unpacked, under qemu) loads the module for
-# `openssl dgst` / `openssl mac` (tests cli.smoke and blake2bp.cli).
+# `openssl dgst` / `openssl mac` (tests cli.smoke and blake2bp.cli). Serialized digest states
+# saved under qemu resume on the host and the other way (exchange_states).
 #
 # Why a Debian 12 root: libssl-dev:<arch> must be exactly the host's libssl-dev version, and a
 # long-lived host rarely has exactly the archive's; a root made from the archive always does.
@@ -187,6 +188,30 @@ cross_build_and_test() {
     # RFC 7693, appendix A: BLAKE2b-512("abc").
     case $digest in *ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d17d87c5392aab792dc252d5de4533cc9518d38aa8dbf1925ab92386edd4009923*) ;;
     *) echo "ci-cross: $arch: openssl dgst gave the wrong BLAKE2b-512 of abc"; return 1 ;; esac
+    exchange_states "$arch"
+}
+
+# Serialized digest states cross the byte order: every digest's states saved under qemu resume
+# in the host's build (B2_HOST_BUILD, default ./build; its module, its kernels) and the host's
+# resume under qemu, each checked against that side's own one-shot output. The roots have
+# OpenSSL 3.0 (no EVP_MD_CTX_serialize): test_digest_state calls the dispatch ids 16 and 17.
+exchange_states() {
+    local arch=$1 qemu host_build=${B2_HOST_BUILD:-$source_dir/build}
+    qemu=qemu-$(qemu_of "$arch")
+    if [ ! -x "$host_build/tests/test_digest_state" ]; then
+        echo "  $arch states: no host build at $host_build (B2_HOST_BUILD): exchange not checked"
+        return 0
+    fi
+    rm -rf "$root/build/states-$arch" "$root/build/states-host"
+    mkdir -p "$root/build/states-$arch" "$root/build/states-host"
+    if ! { in_root "$qemu" "/build/$arch/tests/test_digest_state" --save "/build/states-$arch" &&
+        "$host_build/tests/test_digest_state" --resume "$root/build/states-$arch" &&
+        "$host_build/tests/test_digest_state" --save "$root/build/states-host" &&
+        in_root "$qemu" "/build/$arch/tests/test_digest_state" --resume /build/states-host; }; then
+        echo "ci-cross: $arch: serialized states do not cross between $arch and the host"
+        return 1
+    fi
+    echo "  $arch states: saved on $arch resume on the host and the other way"
 }
 
 unmount_all # what a killed run left mounted

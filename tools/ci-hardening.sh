@@ -84,8 +84,8 @@ job_valgrind() {
 # scratch directory so the committed corpus is never modified.
 job_fuzz() {
     dir="$prefix-fuzz"
-    configure_and_build fuzz "$dir" --target fuzz_differential fuzz_params fuzz_check_line
-    for target in fuzz_differential fuzz_params fuzz_check_line; do
+    configure_and_build fuzz "$dir" --target fuzz_differential fuzz_params fuzz_state fuzz_check_line
+    for target in fuzz_differential fuzz_params fuzz_state fuzz_check_line; do
         scratch="$dir/corpus-$target"
         mkdir -p "$scratch"
         "$dir/tests/$target" -max_total_time="$fuzz_seconds" -print_final_stats=1 \

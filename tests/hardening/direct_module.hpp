@@ -17,6 +17,8 @@
 #include <cstring>
 #include <string>
 
+#include "b2test/digest_slots.hpp"
+
 #ifndef B2_MODULE_DIR
 #error "B2_MODULE_DIR must name the directory holding blake2simd.so"
 #endif
@@ -91,13 +93,7 @@ Fn* find_function(const OSSL_DISPATCH* table, int id) {
     return nullptr;
 }
 
-struct DigestFns {
-    OSSL_FUNC_digest_newctx_fn* newctx = nullptr;
-    OSSL_FUNC_digest_freectx_fn* freectx = nullptr;
-    OSSL_FUNC_digest_init_fn* init = nullptr;
-    OSSL_FUNC_digest_update_fn* update = nullptr;
-    OSSL_FUNC_digest_final_fn* final = nullptr;
-};
+using DigestFns = b2test::DigestSlots;
 
 struct MacFns {
     OSSL_FUNC_mac_newctx_fn* newctx = nullptr;
@@ -162,14 +158,7 @@ class Instance {
     }
 
     DigestFns digest(const char* name) const {
-        const OSSL_DISPATCH* t = implementation(OSSL_OP_DIGEST, name);
-        DigestFns d;
-        d.newctx = find_function<OSSL_FUNC_digest_newctx_fn>(t, OSSL_FUNC_DIGEST_NEWCTX);
-        d.freectx = find_function<OSSL_FUNC_digest_freectx_fn>(t, OSSL_FUNC_DIGEST_FREECTX);
-        d.init = find_function<OSSL_FUNC_digest_init_fn>(t, OSSL_FUNC_DIGEST_INIT);
-        d.update = find_function<OSSL_FUNC_digest_update_fn>(t, OSSL_FUNC_DIGEST_UPDATE);
-        d.final = find_function<OSSL_FUNC_digest_final_fn>(t, OSSL_FUNC_DIGEST_FINAL);
-        return d;
+        return b2test::digest_slots(implementation(OSSL_OP_DIGEST, name));
     }
 
     MacFns mac(const char* name) const {
