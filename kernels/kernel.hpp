@@ -120,6 +120,19 @@ struct MemberFamily<Member::blake2s> {
 template <Member member>
 using FamilyOf = typename MemberFamily<member>::Family;
 
+// Argon2's compression G over 1 KiB blocks (RFC 9106 section 3.5): R = previous ^ reference,
+// Q = P applied to R's eight rows of 16 words, then Z = P applied to Q's eight columns (word
+// pairs 2i, 2i+1 of every row); `next` = Z ^ R, or `next` ^= Z ^ R when `xor_into_next` (version
+// 0x13's passes after the first). P is BLAKE2b's round without a message, its additions each with
+// twice the product of the low halves (BlaMka). Blocks are 128 little-endian words already
+// loaded; `next` may be neither input. The form's kernels run only the block: the Argon2
+// algorithm (H0, H', indexing, passes, lanes) is the provider's (provider/argon2.cpp).
+inline constexpr size_t kArgon2BlockWords = 128;
+using FillBlockFunction = void(uint64_t* next, const uint64_t* previous, const uint64_t* reference,
+                               bool xor_into_next) noexcept;
+using FillBlockFn = FillBlockFunction*;
+using BlamkaKernel = NamedKernel<FillBlockFn>;
+
 // One per row of the registry (registry.hpp), which gives each its name and CPU need.
 enum class KernelId : uint8_t { ref, x64, ssse3, avx, avx2, avx512 };
 
@@ -127,6 +140,7 @@ namespace kernels {
 // Portable C++; the fallback on every CPU and the oracle the other kernels are tested against.
 CompressFunction compress_ref;
 Blake2sCompressFunction blake2s_compress_ref;
+FillBlockFunction fill_block_ref;
 
 #if defined(__x86_64__) || defined(_M_X64)
 // Each is built with its registry row's ISA flags and runs only where the selection found it

@@ -20,6 +20,7 @@ struct KernelChoice {
     Blake2bFamily::LanesKernel blake2bp;  // 4 states at once
     Blake2sFamily::Kernel blake2s;
     Blake2sFamily::LanesKernel blake2sp;  // 8 states at once
+    BlamkaKernel blamka;                  // Argon2's block compression
     char buildinfo[1152];
 };
 

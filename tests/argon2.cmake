@@ -1,0 +1,30 @@
+# ARGON2I / ARGON2D / ARGON2ID (label "argon2"): RFC 9106's vectors, libargon2 (the reference
+# implementation) over generated params and libsodium's crypto_pwhash, once per built kernel,
+# all at small memcost (the 64 MiB and larger rows are the benchmark's).
+# SPDX-License-Identifier: Apache-2.0
+find_library(B2_LIBARGON2 argon2)
+find_library(B2_LIBSODIUM sodium)
+find_path(B2_ARGON2_INCLUDE argon2.h)
+find_path(B2_SODIUM_INCLUDE sodium.h)
+if(NOT B2_LIBARGON2 OR NOT B2_LIBSODIUM OR NOT B2_ARGON2_INCLUDE OR NOT B2_SODIUM_INCLUDE)
+  message(STATUS "blake2simd: libargon2-dev or libsodium-dev missing: the argon2 tests are not "
+                 "registered (tools/quickstart.sh installs them)")
+  return()
+endif()
+
+b2_add_evp_executable(test_argon2 ${CMAKE_CURRENT_LIST_DIR}/test_argon2.cpp)
+target_include_directories(test_argon2 PRIVATE ${B2_ARGON2_INCLUDE} ${B2_SODIUM_INCLUDE})
+target_link_libraries(test_argon2 PRIVATE ${B2_LIBARGON2} ${B2_LIBSODIUM} Threads::Threads)
+
+b2_add_evp_test(NAME argon2.vectors TARGET test_argon2 ARGS --section vectors LABELS argon2)
+b2_add_evp_test(NAME argon2.sodium TARGET test_argon2 ARGS --section sodium LABELS argon2)
+b2_add_evp_test(NAME argon2.semantics TARGET test_argon2 ARGS --section semantics
+                LABELS argon2 provider)
+# Every built kernel serves the differential run (the BlaMka form follows BLAKE2SIMD_KERNEL).
+get_property(b2_built_kernels GLOBAL PROPERTY B2_KERNELS)
+foreach(b2_request auto ${b2_built_kernels})
+  set(b2_environment BLAKE2SIMD_KERNEL=${b2_request})
+  b2_add_evp_test(NAME argon2.differential.${b2_request} TARGET test_argon2
+                  ARGS --section differential --cases 40 LABELS argon2
+                  ENVIRONMENT ${b2_environment} TIMEOUT 300)
+endforeach()
