@@ -163,7 +163,7 @@ std::optional<Bytes> reference_argon2(const Case& c) {
     context.t_cost = c.iter;
     context.m_cost = c.memcost;
     context.lanes = c.lanes;
-    context.threads = c.threads;
+    context.threads = 1;  // the answer never depends on it
     context.version = c.version;
     context.flags = ARGON2_DEFAULT_FLAGS;
     const int status = argon2_ctx(&context, c.type);
@@ -286,6 +286,240 @@ void check_sodium(b2test::Report& report, const Argon2Test& test) {
     }
 }
 
+// One param of a refusal row: a uint32, an octet string or a UTF-8 string.
+struct Param {
+    enum class Kind { uint32, octets, utf8 } kind;
+    const char* name;
+    uint32_t number = 0;
+    size_t length = 0;  // octets and utf8: that many bytes
+};
+
+class ParamArray final {
+  public:
+    explicit ParamArray(const std::vector<Param>& params) : m_params(params) {
+        m_numbers.reserve(params.size());
+        for (const Param& p : m_params) {
+            m_numbers.push_back(p.number);
+        }
+        for (size_t i = 0; i < m_params.size(); ++i) {
+            const Param& p = m_params[i];
+            switch (p.kind) {
+                case Param::Kind::uint32:
+                    m_array.push_back(OSSL_PARAM_construct_uint32(p.name, &m_numbers[i]));
+                    break;
+                case Param::Kind::octets:
+                    m_array.push_back(
+                        OSSL_PARAM_construct_octet_string(p.name, m_bytes.data(), p.length));
+                    break;
+                case Param::Kind::utf8:
+                    m_array.push_back(OSSL_PARAM_construct_utf8_string(
+                        p.name, reinterpret_cast<char*>(m_bytes.data()), p.length));
+                    break;
+            }
+        }
+        m_array.push_back(OSSL_PARAM_construct_end());
+    }
+    OSSL_PARAM* get() { return m_array.data(); }
+
+  private:
+    std::vector<Param> m_params;
+    std::vector<uint32_t> m_numbers;
+    Bytes m_bytes = Bytes(64, 's');
+    std::vector<OSSL_PARAM> m_array;
+};
+
+Param u32(const char* name, uint32_t value) {
+    return {Param::Kind::uint32, name, value};
+}
+Param octets(const char* name, size_t length) {
+    return {Param::Kind::octets, name, 0, length};
+}
+Param utf8(const char* name, size_t length) {
+    return {Param::Kind::utf8, name, 0, length};
+}
+
+enum class Stage { none, set, derive };
+
+struct Refusal {
+    const char* what;
+    bool salt;                     // the base params include a 16-byte salt
+    std::vector<Param> set;        // EVP_KDF_CTX_set_params
+    std::vector<Param> at_derive;  // EVP_KDF_derive's params
+    size_t keylen;
+    Stage refused_at;
+    const char* reason_part;  // ours: the reason names what is wrong
+};
+
+const std::vector<Refusal>& refusals() {
+    static const std::vector<Refusal> rows = {
+        {"defaults", true, {}, {}, 32, Stage::none, ""},
+        {"size 3", true, {u32("size", 3)}, {}, 32, Stage::set, "size"},
+        {"size 4", true, {u32("size", 4)}, {}, 4, Stage::none, ""},
+        {"salt 7 bytes", true, {octets("salt", 7)}, {}, 32, Stage::set, "salt"},
+        {"memcost 7", true, {u32("memcost", 7)}, {}, 32, Stage::set, "memcost"},
+        {"iter 0", true, {u32("iter", 0)}, {}, 32, Stage::set, "iter"},
+        {"lanes 0", true, {u32("lanes", 0)}, {}, 32, Stage::set, "lanes"},
+        {"lanes 2^24", true, {u32("lanes", 0x1000000)}, {}, 32, Stage::set, "lanes"},
+        {"threads 0", true, {u32("threads", 0)}, {}, 32, Stage::set, "threads"},
+        {"threads 2^24", true, {u32("threads", 0x1000000)}, {}, 32, Stage::set, "threads"},
+        {"version 0x11", true, {u32("version", 0x11)}, {}, 32, Stage::set, "version"},
+        {"version 0x10", true, {u32("version", 0x10)}, {}, 32, Stage::none, ""},
+        {"pass as UTF-8", true, {utf8("pass", 8)}, {}, 32, Stage::set, "type"},
+        {"iter as UTF-8", true, {utf8("iter", 1)}, {}, 32, Stage::set, "type"},
+        {"no salt", false, {}, {}, 32, Stage::derive, "salt"},
+        {"memcost 16, lanes 4",
+         true,
+         {u32("memcost", 16), u32("lanes", 4)},
+         {},
+         32,
+         Stage::derive,
+         "memcost"},
+        {"memcost 32, lanes 4",
+         true,
+         {u32("memcost", 32), u32("lanes", 4)},
+         {},
+         32,
+         Stage::none,
+         ""},
+        {"threads 3, lanes 2",
+         true,
+         {u32("threads", 3), u32("lanes", 2)},
+         {},
+         32,
+         Stage::derive,
+         "threads"},
+        {"derive length 3", true, {}, {}, 3, Stage::derive, "size"},
+        {"size 32 at derive, length 64", true, {}, {u32("size", 32)}, 64, Stage::derive, "size"},
+        {"size 32 set, length 64", true, {u32("size", 32)}, {}, 64, Stage::none, ""},
+        {"salt 7 at derive", true, {}, {octets("salt", 7)}, 32, Stage::derive, "salt"},
+    };
+    return rows;
+}
+
+// Ours must refuse at the row's call with a reason naming what is wrong; OpenSSL's own Argon2
+// (where the core has one) must refuse at the same call. Threads above 1 are left out of
+// OpenSSL's runs: it refuses them without a thread pool (docs/semantics.md).
+void check_refusals(b2test::Report& report, const Argon2Test& test) {
+    for (const Refusal& row : refusals()) {
+        for (EVP_KDF* kdf : {test.ours(Argon2_id), test.openssl(Argon2_id)}) {
+            if (kdf == nullptr) {
+                continue;
+            }
+            const bool ours = kdf == test.ours(Argon2_id);
+            const std::string who = std::string(ours ? "ours" : "OpenSSL's") + ", " + row.what;
+            KdfCtxPtr ctx(EVP_KDF_CTX_new(kdf));
+            std::vector<Param> base = {octets("pass", 8)};
+            if (row.salt) {
+                base.push_back(octets("salt", 16));
+            }
+            ParamArray base_params(base);
+            B2_REQUIRE(EVP_KDF_CTX_set_params(ctx.get(), base_params.get()) == 1, who);
+            ParamArray set(row.set);
+            const bool set_ok = EVP_KDF_CTX_set_params(ctx.get(), set.get()) == 1;
+            const std::string set_reason = b2test::last_reason();
+            B2_CHECK(report, set_ok == (row.refused_at != Stage::set), who + ": set_params");
+            if (!set_ok) {
+                B2_CHECK(report, !ours || b2test::contains(set_reason, row.reason_part),
+                         who + ": reason '" + set_reason + "'");
+                continue;
+            }
+            ParamArray at_derive(row.at_derive);
+            Bytes out(row.keylen);
+            const bool derived =
+                EVP_KDF_derive(ctx.get(), out.data(), out.size(), at_derive.get()) == 1;
+            const std::string derive_reason = b2test::last_reason();
+            B2_CHECK(report, derived == (row.refused_at == Stage::none), who + ": derive");
+            if (!derived) {
+                B2_CHECK(report, !ours || b2test::contains(derive_reason, row.reason_part),
+                         who + ": reason '" + derive_reason + "'");
+            }
+        }
+    }
+}
+
+std::optional<Bytes> derive_on(EVP_KDF_CTX* ctx, size_t size) {
+    Bytes out(size);
+    if (EVP_KDF_derive(ctx, out.data(), out.size(), nullptr) != 1) {
+        return std::nullopt;
+    }
+    return out;
+}
+
+// get size (SIZE_MAX), reset, dupctx, early_clean, the defaults, the memory refusal.
+void check_life_cycle(b2test::Report& report, const Argon2Test& test) {
+    Case c;
+    c.type = Argon2_id;
+    c.pass = filled(8, 's');
+    c.salt = filled(16, 's');
+    c.iter = 3;
+    c.out_size = 64;
+    const auto expected = reference_argon2(c);  // OpenSSL's defaults: t 3, m 8, one lane
+    KdfCtxPtr ctx(EVP_KDF_CTX_new(test.ours(Argon2_id)));
+    ParamArray inputs({octets("pass", 8), octets("salt", 16)});
+    B2_REQUIRE(EVP_KDF_CTX_set_params(ctx.get(), inputs.get()) == 1, "set pass, salt");
+    B2_CHECK(report, EVP_KDF_CTX_get_kdf_size(ctx.get()) == SIZE_MAX, "size is SIZE_MAX");
+    const auto defaults = derive_on(ctx.get(), 64);
+    B2_CHECK(report, defaults && expected && *defaults == *expected, "the defaults");
+
+    KdfCtxPtr copy(EVP_KDF_CTX_dup(ctx.get()));
+    B2_CHECK(report, copy != nullptr, "dupctx");
+    if (copy) {
+        ctx.reset();  // the copy owns its own inputs
+        const auto again = derive_on(copy.get(), 64);
+        B2_CHECK(report, again && expected && *again == *expected, "the copy derives the same");
+        EVP_KDF_CTX_reset(copy.get());
+        B2_CHECK(report, !derive_on(copy.get(), 64), "after reset: no salt");
+        ERR_clear_error();
+    }
+
+    // early_clean: pass and secret are dropped once H0 is made; the next derive runs without.
+    KdfCtxPtr clean(EVP_KDF_CTX_new(test.ours(Argon2_id)));
+    ParamArray with_clean(
+        {octets("pass", 8), octets("salt", 16), octets("secret", 8), u32("early_clean", 1)});
+    B2_REQUIRE(EVP_KDF_CTX_set_params(clean.get(), with_clean.get()) == 1, "early_clean");
+    Case secret = c;
+    secret.secret = filled(8, 's');
+    const auto first = derive_on(clean.get(), 64);
+    const auto expected_first = reference_argon2(secret);
+    B2_CHECK(report, first && expected_first && *first == *expected_first, "early_clean first");
+    Case emptied = c;
+    emptied.pass.clear();
+    const auto second = derive_on(clean.get(), 64);
+    const auto expected_second = reference_argon2(emptied);
+    B2_CHECK(report, second && expected_second && *second == *expected_second,
+             "early_clean: the second derive has neither pass nor secret, as OpenSSL's");
+
+    // 2^32-1 KiB blocks (4 TiB): refused with a reason, never a crash (docs/semantics.md).
+    KdfCtxPtr huge(EVP_KDF_CTX_new(test.ours(Argon2_id)));
+    ParamArray huge_params({octets("pass", 8), octets("salt", 16), u32("memcost", UINT32_MAX)});
+    B2_REQUIRE(EVP_KDF_CTX_set_params(huge.get(), huge_params.get()) == 1, "memcost 2^32-1");
+    const bool derived = derive_on(huge.get(), 32).has_value();
+    const std::string reason = b2test::last_reason();
+    B2_CHECK(report, !derived && b2test::contains(reason, "memory"),
+             "memcost 2^32-1: '" + reason + "'");
+}
+
+// threads 1..lanes give one answer, libargon2's (computed on one thread: with pthread_create
+// failing, as B2_FAIL_THREADS runs it, the reference could not start its own threads either).
+void check_threads(b2test::Report& report, const Argon2Test& test) {
+    std::mt19937_64 rng(0x7347u);
+    for (uint32_t lanes = 2; lanes <= 8; lanes += 3) {
+        Case c;
+        c.type = static_cast<argon2_type>(lanes % 3);
+        c.lanes = lanes;
+        c.memcost = 8 * lanes + 64;
+        c.iter = 2;
+        c.pass = random_bytes(rng, 20);
+        c.salt = random_bytes(rng, 16);
+        const auto expected = reference_argon2(c);
+        for (uint32_t threads = 1; threads <= lanes; ++threads) {
+            c.threads = threads;
+            const auto ours = test.derive(test.ours(c.type), c);
+            B2_CHECK(report, ours && expected && *ours == *expected, c.describe());
+        }
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -314,6 +548,13 @@ int main(int argc, char** argv) {
     }
     if (all || section == "sodium") {
         check_sodium(report, test);
+    }
+    if (all || section == "semantics") {
+        check_refusals(report, test);
+        check_life_cycle(report, test);
+    }
+    if (all || section == "threads") {
+        check_threads(report, test);
     }
     return report.finish();
 }
