@@ -45,7 +45,7 @@ KernelChoice ProviderContext::make_kernel_choice() const noexcept {
     choice.blake2bp = dispatch::lanes_kernel<Blake2bFamily>(servings[index_of(Form::blake2bp)]);
     choice.blake2s = dispatch::single_kernel<Blake2sFamily>(servings[index_of(Form::blake2s)]);
     choice.blake2sp = dispatch::lanes_kernel<Blake2sFamily>(servings[index_of(Form::blake2sp)]);
-    choice.blamka = {"ref", &kernels::fill_block_ref};
+    choice.blamka = dispatch::single_kernel<BlamkaFamily>(servings[index_of(Form::blamka)]);
     const int written = std::snprintf(choice.buildinfo, sizeof choice.buildinfo, "%s %s; ",
                                       names::kProviderName, B2_VERSION);
     const size_t used = written > 0 ? static_cast<size_t>(written) : 0;

@@ -21,7 +21,7 @@ struct KernelChoice {
     Blake2sFamily::Kernel blake2s;
     Blake2sFamily::LanesKernel blake2sp;  // 8 states at once
     BlamkaKernel blamka;                  // Argon2's block compression
-    char buildinfo[1152];
+    char buildinfo[1472];
 };
 
 static_assert(sizeof KernelChoice{}.buildinfo >=

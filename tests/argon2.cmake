@@ -14,17 +14,28 @@ endif()
 
 b2_add_evp_executable(test_argon2 ${CMAKE_CURRENT_LIST_DIR}/test_argon2.cpp)
 target_include_directories(test_argon2 PRIVATE ${B2_ARGON2_INCLUDE} ${B2_SODIUM_INCLUDE})
-target_link_libraries(test_argon2 PRIVATE ${B2_LIBARGON2} ${B2_LIBSODIUM} Threads::Threads)
+# The kernel library for the registry's rows (which have a BlaMka form), not to derive.
+target_link_libraries(test_argon2 PRIVATE ${B2_LIBARGON2} ${B2_LIBSODIUM} Threads::Threads
+                                          blake2simd_kernels)
 
 b2_add_evp_test(NAME argon2.vectors TARGET test_argon2 ARGS --section vectors LABELS argon2)
 b2_add_evp_test(NAME argon2.sodium TARGET test_argon2 ARGS --section sodium LABELS argon2)
 b2_add_evp_test(NAME argon2.semantics TARGET test_argon2 ARGS --section semantics
                 LABELS argon2 provider)
-# Every built kernel serves the differential run (the BlaMka form follows BLAKE2SIMD_KERNEL).
+b2_add_evp_test(NAME argon2.threads TARGET test_argon2 ARGS --section threads LABELS argon2)
+# Every built kernel serves the differential run (the BlaMka form follows BLAKE2SIMD_KERNEL); one
+# that has no BlaMka form (x64, avx) or that this CPU cannot run is skipped (exit 77).
 get_property(b2_built_kernels GLOBAL PROPERTY B2_KERNELS)
 foreach(b2_request auto ${b2_built_kernels})
   set(b2_environment BLAKE2SIMD_KERNEL=${b2_request})
+  if(NOT b2_request STREQUAL "auto")
+    list(APPEND b2_environment B2_SKIP_UNLESS_KERNEL=${b2_request})
+  endif()
   b2_add_evp_test(NAME argon2.differential.${b2_request} TARGET test_argon2
                   ARGS --section differential --cases 40 LABELS argon2
                   ENVIRONMENT ${b2_environment} TIMEOUT 300)
 endforeach()
+
+# Under every emulated CPU model, each kernel requested (helpers.cmake): the BlaMka kernel that
+# serves must run on the model and reproduce libargon2.
+b2_add_qemu_kernel_tests(argon2.differential test_argon2 --section differential --cases 6)
