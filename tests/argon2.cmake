@@ -22,7 +22,19 @@ b2_add_evp_test(NAME argon2.vectors TARGET test_argon2 ARGS --section vectors LA
 b2_add_evp_test(NAME argon2.sodium TARGET test_argon2 ARGS --section sodium LABELS argon2)
 b2_add_evp_test(NAME argon2.semantics TARGET test_argon2 ARGS --section semantics
                 LABELS argon2 provider)
-b2_add_evp_test(NAME argon2.threads TARGET test_argon2 ARGS --section threads LABELS argon2)
+# Label threads: tools/ci-hardening.sh runs them under TSan too.
+b2_add_evp_test(NAME argon2.threads TARGET test_argon2 ARGS --section threads
+                LABELS argon2 threads)
+b2_add_evp_test(NAME argon2.fork TARGET test_argon2 ARGS --section fork LABELS argon2 threads)
+# Every pthread_create failing (a preloaded stand-in): the right answers on the caller's thread.
+# Not under a sanitizer, whose runtime must come first in the preload list.
+if(NOT "${CMAKE_C_FLAGS} ${CMAKE_CXX_FLAGS}" MATCHES "-fsanitize=")
+  add_library(b2_fail_pthread_create SHARED ${B2_TEST_SUPPORT_DIR}/fail_pthread_create.c)
+  b2_add_evp_test(NAME argon2.threads_fail_to_start TARGET test_argon2 ARGS --section threads
+                  LABELS argon2
+                  ENVIRONMENT LD_PRELOAD=$<TARGET_FILE:b2_fail_pthread_create>
+                              B2_EXPECT_THREAD_FAILURE=1)
+endif()
 # Every built kernel serves the differential run (the BlaMka form follows BLAKE2SIMD_KERNEL); one
 # that has no BlaMka form (x64, avx) or that this CPU cannot run is skipped (exit 77).
 get_property(b2_built_kernels GLOBAL PROPERTY B2_KERNELS)

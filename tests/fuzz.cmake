@@ -13,7 +13,7 @@ if(B2_FUZZ)
   target_link_libraries(b2_provider_for_fuzz PUBLIC blake2simd_kernels OpenSSL::Crypto
                                              PRIVATE b2_warnings)
   set(b2_fuzz_dir ${CMAKE_CURRENT_LIST_DIR}/fuzz)
-  foreach(b2_target fuzz_differential fuzz_params)
+  foreach(b2_target fuzz_differential fuzz_params fuzz_argon2_params)
     add_executable(${b2_target} ${b2_fuzz_dir}/${b2_target}.cpp)
     target_include_directories(${b2_target} PRIVATE ${b2_fuzz_dir})
     target_link_libraries(${b2_target} PRIVATE b2_provider_for_fuzz b2_engine_for_tests

@@ -13,6 +13,11 @@
 #include <openssl/params.h>
 #include <sodium.h>
 
+#include <pthread.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -20,6 +25,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "b2test.hpp"
@@ -524,6 +530,13 @@ void check_life_cycle(b2test::Report& report, const Argon2Test& test) {
 // threads 1..lanes give one answer, libargon2's (computed on one thread: with pthread_create
 // failing, as B2_FAIL_THREADS runs it, the reference could not start its own threads either).
 void check_threads(b2test::Report& report, const Argon2Test& test) {
+    if (std::getenv("B2_EXPECT_THREAD_FAILURE") != nullptr) {
+        pthread_t thread;
+        const int status = pthread_create(
+            &thread, nullptr, [](void*) -> void* { return nullptr; }, nullptr);
+        B2_REQUIRE(status != 0, "B2_EXPECT_THREAD_FAILURE: pthread_create must fail here");
+        std::printf("pthread_create fails in this process (%d): lanes run on the caller\n", status);
+    }
     std::mt19937_64 rng(0x7347u);
     for (uint32_t lanes = 2; lanes <= 8; lanes += 3) {
         Case c;
@@ -540,6 +553,51 @@ void check_threads(b2test::Report& report, const Argon2Test& test) {
             B2_CHECK(report, ours && expected && *ours == *expected, c.describe());
         }
     }
+}
+
+// A fork in another thread while a derive runs on threads of its own: the child (which has only
+// the forking thread) derives the right answer, and so does the parent's derive.
+void check_fork(b2test::Report& report, const Argon2Test& test) {
+    if (b2test::multithreaded_fork_unsupported()) {
+        std::printf("fork: skipped under this sanitizer\n");
+        return;
+    }
+    Case big;
+    big.type = Argon2_id;
+    big.lanes = 2;
+    big.threads = 2;
+    big.memcost = 16384;
+    big.iter = 2;
+    big.pass = filled(8, 'p');
+    big.salt = filled(16, 's');
+    const auto expected_big = reference_argon2(big);
+    Case small = big;
+    small.memcost = 64;
+    small.iter = 1;
+    const auto expected_small = reference_argon2(small);
+    std::atomic<bool> started{false};
+    std::optional<Bytes> derived_big;
+    std::thread deriving([&] {
+        started = true;
+        derived_big = test.derive(test.ours(big.type), big);
+    });
+    while (!started) {
+        std::this_thread::yield();
+    }
+    usleep(2000);  // inside the fill, most likely
+    const pid_t child = fork();
+    if (child == 0) {
+        const auto ours = test.derive(test.ours(small.type), small);
+        _exit(ours && expected_small && *ours == *expected_small ? 0 : 1);
+    }
+    int status = 0;
+    B2_CHECK(report,
+             child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+                 WEXITSTATUS(status) == 0,
+             "a child forked during a derive derives the right answer");
+    deriving.join();
+    B2_CHECK(report, derived_big && expected_big && *derived_big == *expected_big,
+             "the derive the fork interrupted is right");
 }
 
 }  // namespace
@@ -579,6 +637,9 @@ int main(int argc, char** argv) {
     }
     if (all || section == "threads") {
         check_threads(report, test);
+    }
+    if (all || section == "fork") {
+        check_fork(report, test);
     }
     return report.finish();
 }
