@@ -22,6 +22,13 @@ b2_add_evp_test(NAME argon2.vectors TARGET test_argon2 ARGS --section vectors LA
 b2_add_evp_test(NAME argon2.sodium TARGET test_argon2 ARGS --section sodium LABELS argon2)
 b2_add_evp_test(NAME argon2.semantics TARGET test_argon2 ARGS --section semantics
                 LABELS argon2 provider)
+# The openssl program's kdf command (Debian 12's 3.0 has no Argon2 of its own); not where a
+# sanitizer's runtime would have to be preloaded into it (tests/system.cmake says why).
+find_program(B2_OPENSSL_PROGRAM openssl)
+if(B2_OPENSSL_PROGRAM AND NOT "${CMAKE_C_FLAGS} ${CMAKE_CXX_FLAGS}" MATCHES "-fsanitize=")
+  b2_add_evp_test(NAME argon2.openssl_kdf TARGET test_argon2
+                  ARGS --section cli --openssl openssl LABELS argon2 cli)
+endif()
 # Label threads: tools/ci-hardening.sh runs them under TSan too.
 b2_add_evp_test(NAME argon2.threads TARGET test_argon2 ARGS --section threads
                 LABELS argon2 threads)

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -600,11 +601,62 @@ void check_fork(b2test::Report& report, const Argon2Test& test) {
              "the derive the fork interrupted is right");
 }
 
+// `openssl kdf ... ARGON2ID` with our module: on a core without Argon2 (3.0, 3.1) it answers only
+// through us; -propquery provider=blake2simd makes it ours on any core. Against libargon2.
+void check_cli(b2test::Report& report, const Argon2Test& test, const std::string& openssl) {
+    Case c;
+    c.type = Argon2_id;
+    c.lanes = 2;
+    c.memcost = 64;
+    c.iter = 2;
+    const std::string pass = "password";
+    const std::string salt = "somesalt";
+    c.pass.assign(pass.begin(), pass.end());
+    c.salt.assign(salt.begin(), salt.end());
+    const auto expected = reference_argon2(c);
+    const std::string options =
+        " kdf -provider-path " + b2test::module_dir() +
+        " -provider blake2simd -provider default -keylen 32 -kdfopt pass:" + pass +
+        " -kdfopt salt:" + salt + " -kdfopt iter:2 -kdfopt memcost:64 -kdfopt lanes:2";
+    const auto run = [&](const std::string& extra) -> std::optional<std::string> {
+        const std::string command = openssl + options + extra + " ARGON2ID 2>/dev/null";
+        FILE* pipe = popen(command.c_str(), "r");
+        if (pipe == nullptr) {
+            return std::nullopt;
+        }
+        std::string text;
+        char buffer[512];
+        while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) {
+            text += buffer;
+        }
+        const int status = pclose(pipe);
+        if (status != 0) {
+            return std::nullopt;
+        }
+        std::string hex;
+        for (const char ch : text) {
+            if (std::isxdigit(static_cast<unsigned char>(ch))) {
+                hex += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+            }
+        }
+        return hex;
+    };
+    const auto forced = run(" -propquery provider=blake2simd");
+    B2_CHECK(report, forced && expected && *forced == b2test::to_hex(*expected),
+             "openssl kdf -propquery provider=blake2simd ARGON2ID: " + forced.value_or("failed"));
+    if (test.openssl(Argon2_id) == nullptr) {
+        const auto plain = run("");
+        B2_CHECK(report, plain && expected && *plain == b2test::to_hex(*expected),
+                 "openssl kdf ARGON2ID on a core without Argon2: ours answers");
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     std::string section = "all";
     int cases = 40;
+    std::string openssl = "openssl";
     uint64_t seed = 0xa2602u;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
@@ -612,6 +664,8 @@ int main(int argc, char** argv) {
             section = argv[i + 1];
         } else if (flag == "--cases") {
             cases = std::atoi(argv[i + 1]);
+        } else if (flag == "--openssl") {
+            openssl = argv[i + 1];
         } else if (flag == "--seed") {
             seed = std::strtoull(argv[i + 1], nullptr, 0);
         }
@@ -637,6 +691,9 @@ int main(int argc, char** argv) {
     }
     if (all || section == "threads") {
         check_threads(report, test);
+    }
+    if (section == "cli") {  // not in "all": it needs the openssl program
+        check_cli(report, test, openssl);
     }
     if (all || section == "fork") {
         check_fork(report, test);
