@@ -40,37 +40,36 @@ B2_BODY_ALWAYS_INLINE void mix(__m128i& a, __m128i& b, __m128i& c, __m128i& d) {
     b = rotr63(_mm_xor_si128(b, c));
 }
 
+// The four words of (x0, x1) rotated by one: (w0, w1), (w2, w3) -> (w1, w2), (w3, w0).
+B2_BODY_ALWAYS_INLINE void rotate_words(__m128i& x0, __m128i& x1) {
+    const __m128i low = _mm_alignr_epi8(x1, x0, 8);
+    x1 = _mm_alignr_epi8(x0, x1, 8);
+    x0 = low;
+}
+
+B2_BODY_ALWAYS_INLINE void swap(__m128i& x0, __m128i& x1) {
+    const __m128i t = x0;
+    x0 = x1;
+    x1 = t;
+}
+
 // P over 16 words held as a0 = (w0, w1), a1 = (w2, w3), b0 = (w4, w5), ... d1 = (w14, w15):
-// columns, then the diagonals by rotating b, c and d across their register pairs and back.
+// columns, then the diagonals by rotating b, c and d by one, two and three words, and back.
 B2_BODY_ALWAYS_INLINE void permute(__m128i* v0, __m128i* v1, __m128i* v2, __m128i* v3, __m128i* v4,
                                    __m128i* v5, __m128i* v6, __m128i* v7) {
     __m128i a0 = *v0, a1 = *v1, b0 = *v2, b1 = *v3, c0 = *v4, c1 = *v5, d0 = *v6, d1 = *v7;
     mix(a0, b0, c0, d0);
     mix(a1, b1, c1, d1);
-    __m128i t0 = _mm_alignr_epi8(b1, b0, 8);  // (w5, w6)
-    __m128i t1 = _mm_alignr_epi8(b0, b1, 8);  // (w7, w4)
-    b0 = t0;
-    b1 = t1;
-    t0 = c0;
-    c0 = c1;
-    c1 = t0;
-    t0 = _mm_alignr_epi8(d1, d0, 8);  // (w13, w14)
-    t1 = _mm_alignr_epi8(d0, d1, 8);  // (w15, w12)
-    d0 = t1;
-    d1 = t0;
+    rotate_words(b0, b1);  // (w5, w6), (w7, w4)
+    swap(c0, c1);
+    rotate_words(d0, d1);
+    swap(d0, d1);  // (w15, w12), (w13, w14)
     mix(a0, b0, c0, d0);
     mix(a1, b1, c1, d1);
-    t0 = _mm_alignr_epi8(b0, b1, 8);  // (w4, w5)
-    t1 = _mm_alignr_epi8(b1, b0, 8);  // (w6, w7)
-    b0 = t0;
-    b1 = t1;
-    t0 = c0;
-    c0 = c1;
-    c1 = t0;
-    t0 = _mm_alignr_epi8(d0, d1, 8);  // (w14, w15)
-    t1 = _mm_alignr_epi8(d1, d0, 8);  // (w12, w13)
-    d0 = t1;
-    d1 = t0;
+    rotate_words(b0, b1);
+    swap(b0, b1);
+    swap(c0, c1);
+    rotate_words(d0, d1);
     *v0 = a0, *v1 = a1, *v2 = b0, *v3 = b1, *v4 = c0, *v5 = c1, *v6 = d0, *v7 = d1;
 }
 

@@ -20,44 +20,7 @@ using Bytes = std::vector<uint8_t>;
 constexpr const char* kNames[] = {
     "pass",    "salt",    "secret",      "ad",         "size",   "iter", "threads", "lanes",
     "memcost", "version", "early_clean", "properties", "kernel", "",     "key",     "sizes"};
-constexpr unsigned int kTypes[] = {OSSL_PARAM_INTEGER,      OSSL_PARAM_UNSIGNED_INTEGER,
-                                   OSSL_PARAM_OCTET_STRING, OSSL_PARAM_UTF8_STRING,
-                                   OSSL_PARAM_REAL,         OSSL_PARAM_OCTET_PTR,
-                                   OSSL_PARAM_UTF8_PTR,     99};
 constexpr const char* kTypeNames[] = {"ARGON2I", "ARGON2D", "ARGON2ID"};
-
-struct RandomParams {
-    std::vector<OSSL_PARAM> params;
-    std::vector<Bytes> buffers;
-    std::vector<const void*> pointers;
-
-    void read(fuzz::Reader& in) {
-        const size_t count = in.byte() % 6;
-        buffers.resize(count);
-        pointers.resize(count);
-        for (size_t i = 0; i < count; ++i) {
-            const uint8_t shape = in.byte();
-            const uint8_t kind = in.byte();
-            OSSL_PARAM p{};
-            p.key = kNames[shape % 16];
-            p.data_type = kTypes[kind % 8];
-            size_t size = in.byte() % 40;
-            const uint8_t* bytes = in.take(size);
-            buffers[i].assign(bytes, bytes + size);
-            buffers[i].resize(size + 1);
-            if (p.data_type == OSSL_PARAM_OCTET_PTR || p.data_type == OSSL_PARAM_UTF8_PTR) {
-                pointers[i] = (kind & 0x80) != 0 ? nullptr : buffers[i].data();
-                p.data = &pointers[i];
-            } else {
-                p.data = (kind & 0x80) != 0 ? nullptr : buffers[i].data();
-            }
-            p.data_size = size;
-            p.return_size = OSSL_PARAM_UNMODIFIED;
-            params.push_back(p);
-        }
-        params.push_back(OSSL_PARAM_construct_end());
-    }
-};
 
 // Bounded cost, the same on both contexts; a missing salt is set so a derive can run.
 Bytes bounded_derive(EVP_KDF_CTX* ctx, bool give_salt) {
@@ -89,8 +52,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         EVP_KDF_fetch(fuzz::providers().libctx, kTypeNames[2], "provider=blake2simd")};
     fuzz::Reader in(data, size);
     const uint8_t mode = in.byte();
-    RandomParams random;
-    random.read(in);
+    fuzz::RandomParams random;
+    random.read(in, kNames, sizeof kNames / sizeof kNames[0]);
     EVP_KDF_CTX* ctx = EVP_KDF_CTX_new(kdfs[mode % 3]);
     if (ctx == nullptr) {
         fuzz::mismatch("no Argon2 context");
