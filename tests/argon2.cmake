@@ -24,8 +24,10 @@ b2_add_evp_test(NAME argon2.semantics TARGET test_argon2 ARGS --section semantic
                 LABELS argon2 provider)
 # The openssl program's kdf command (Debian 12's 3.0 has no Argon2 of its own); not where a
 # sanitizer's runtime would have to be preloaded into it (tests/system.cmake says why).
+# Not in a cross build either: the host's openssl cannot load the target's module.
 find_program(B2_OPENSSL_PROGRAM openssl)
-if(B2_OPENSSL_PROGRAM AND NOT "${CMAKE_C_FLAGS} ${CMAKE_CXX_FLAGS}" MATCHES "-fsanitize=")
+if(B2_OPENSSL_PROGRAM AND NOT CMAKE_CROSSCOMPILING
+   AND NOT "${CMAKE_C_FLAGS} ${CMAKE_CXX_FLAGS}" MATCHES "-fsanitize=")
   b2_add_evp_test(NAME argon2.openssl_kdf TARGET test_argon2
                   ARGS --section cli --openssl openssl LABELS argon2 cli)
 endif()
@@ -34,8 +36,9 @@ b2_add_evp_test(NAME argon2.threads TARGET test_argon2 ARGS --section threads
                 LABELS argon2 threads)
 b2_add_evp_test(NAME argon2.fork TARGET test_argon2 ARGS --section fork LABELS argon2 threads)
 # Every pthread_create failing (a preloaded stand-in): the right answers on the caller's thread.
-# Not under a sanitizer, whose runtime must come first in the preload list.
-if(NOT "${CMAKE_C_FLAGS} ${CMAKE_CXX_FLAGS}" MATCHES "-fsanitize=")
+# Not under a sanitizer, whose runtime must come first in the preload list, nor under an
+# emulator (qemu-user would be handed the target's library first).
+if(NOT CMAKE_CROSSCOMPILING AND NOT "${CMAKE_C_FLAGS} ${CMAKE_CXX_FLAGS}" MATCHES "-fsanitize=")
   add_library(b2_fail_pthread_create SHARED ${B2_TEST_SUPPORT_DIR}/fail_pthread_create.c)
   b2_add_evp_test(NAME argon2.threads_fail_to_start TARGET test_argon2 ARGS --section threads
                   LABELS argon2
@@ -44,6 +47,11 @@ if(NOT "${CMAKE_C_FLAGS} ${CMAKE_CXX_FLAGS}" MATCHES "-fsanitize=")
 endif()
 # Every built kernel serves the differential run (the BlaMka form follows BLAKE2SIMD_KERNEL); one
 # that has no BlaMka form (x64, avx) or that this CPU cannot run is skipped (exit 77).
+# Under an emulator (a cross build's tests) fewer cases: the same paths, within the budget.
+set(b2_argon2_cases 40)
+if(CMAKE_CROSSCOMPILING_EMULATOR)
+  set(b2_argon2_cases 12)
+endif()
 get_property(b2_built_kernels GLOBAL PROPERTY B2_KERNELS)
 foreach(b2_request auto ${b2_built_kernels})
   set(b2_environment BLAKE2SIMD_KERNEL=${b2_request})
@@ -51,7 +59,7 @@ foreach(b2_request auto ${b2_built_kernels})
     list(APPEND b2_environment B2_SKIP_UNLESS_KERNEL=${b2_request})
   endif()
   b2_add_evp_test(NAME argon2.differential.${b2_request} TARGET test_argon2
-                  ARGS --section differential --cases 40 LABELS argon2
+                  ARGS --section differential --cases ${b2_argon2_cases} LABELS argon2
                   ENVIRONMENT ${b2_environment} TIMEOUT 300)
 endforeach()
 
