@@ -36,14 +36,8 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 
-struct KdfFree {
-    void operator()(EVP_KDF* kdf) const noexcept { EVP_KDF_free(kdf); }
-};
-struct KdfCtxFree {
-    void operator()(EVP_KDF_CTX* ctx) const noexcept { EVP_KDF_CTX_free(ctx); }
-};
-using KdfPtr = std::unique_ptr<EVP_KDF, KdfFree>;
-using KdfCtxPtr = std::unique_ptr<EVP_KDF_CTX, KdfCtxFree>;
+using b2test::KdfCtxPtr;
+using b2test::KdfPtr;
 
 constexpr const char* kTypeNames[] = {"ARGON2D", "ARGON2I", "ARGON2ID"};  // argon2_type order
 
