@@ -1,8 +1,8 @@
 // The Argon2 algorithm (RFC 9106): H0, the variable-length hash H', the first blocks, the
 // passes over slices and lanes with their reference indexing, and the final block. H0 and H' run
 // on our BLAKE2b engine, the block compression G on the BlaMka form's kernel (kernels/kernel.hpp:
-// FillBlockFunction). OpenSSL appears here only as the core's allocator and the reasons a
-// failure is reported with; the EVP_KDF callbacks are kdf_argon2.cpp's.
+// FillBlockFunction). No OpenSSL call is made here (a failure is a Reason for the caller to
+// raise); the EVP_KDF callbacks are kdf_argon2.cpp's.
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
@@ -38,7 +38,7 @@ struct Job {
     Bytes pass, salt, secret, ad;
 };
 
-// What the derivation runs on: the kernels, and where the block memory comes from.
+// The kernels the derivation runs on.
 struct Engines {
     Blake2bFamily::Compress blake2b;
     FillBlockFn fill_block;
@@ -48,8 +48,9 @@ struct Engines {
 using AfterPrehash = void (*)(void* context) noexcept;
 
 // Writes `out_size` (4 .. 2^32-1) bytes. On failure (memory that cannot be mapped) returns false
-// with `failure` set and `out` untouched. Every block, H0 and the stack copies are wiped before
-// it returns; no thread it starts outlives it.
+// with `failure` set and `out` untouched. Every block and H0 are wiped, and the kernels' stack and
+// register copies scrubbed, before it returns; no thread it starts outlives it. `after_prehash`
+// (may be null) is called with `context` once H0 is made.
 bool derive(const Job& job, const Engines& engines, uint8_t* out, size_t out_size,
             AfterPrehash after_prehash, void* context, Reason& failure) noexcept;
 
