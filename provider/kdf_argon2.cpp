@@ -211,6 +211,10 @@ struct Argon2 {
     static int derive(void* vctx, unsigned char* key, size_t keylen,
                       const OSSL_PARAM params[]) noexcept {
         auto* ctx = static_cast<Argon2Context*>(vctx);
+        if (key == nullptr) {  // EVP passes the caller's buffer unchecked
+            B2_RAISE(ctx->provider, Reason::output_buffer_too_small);
+            return 0;
+        }
         argon2::ParsedParams parsed;
         argon2::Job job{};
         if (!set_params(ctx, params, parsed) ||

@@ -512,6 +512,13 @@ void check_life_cycle(b2test::Report& report, const Argon2Test& test) {
     B2_CHECK(report, second && expected_second && *second == *expected_second,
              "early_clean: the second derive has neither pass nor secret, as OpenSSL's");
 
+    // No output buffer: refused, not written through.
+    KdfCtxPtr no_buffer(EVP_KDF_CTX_new(test.ours(Argon2_id)));
+    B2_REQUIRE(EVP_KDF_CTX_set_params(no_buffer.get(), inputs.get()) == 1, "set pass, salt");
+    B2_CHECK(report, EVP_KDF_derive(no_buffer.get(), nullptr, 32, nullptr) == 0,
+             "derive into NULL is refused");
+    ERR_clear_error();
+
     // 2^32-1 KiB blocks (4 TiB): refused with a reason, never a crash (docs/semantics.md).
     KdfCtxPtr huge(EVP_KDF_CTX_new(test.ours(Argon2_id)));
     ParamArray huge_params({octets("pass", 8), octets("salt", 16), u32("memcost", UINT32_MAX)});
