@@ -31,6 +31,19 @@ if(B2_OPENSSL_PROGRAM AND NOT CMAKE_CROSSCOMPILING
   b2_add_evp_test(NAME argon2.openssl_kdf TARGET test_argon2
                   ARGS --section cli --openssl openssl LABELS argon2 cli)
 endif()
+# A real client, pyca/cryptography's Argon2id on its own OpenSSL (3.2+), served by our module.
+if(NOT CMAKE_CROSSCOMPILING)
+  set(b2_pyca_sanitized "")
+  if("${CMAKE_C_FLAGS} ${CMAKE_CXX_FLAGS}" MATCHES "-fsanitize=")
+    set(b2_pyca_sanitized --sanitized-module)
+  endif()
+  add_test(NAME argon2.pyca
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/argon2_pyca.py
+                   $<TARGET_FILE:blake2simd> ${CMAKE_CURRENT_BINARY_DIR}/argon2-pyca
+                   ${b2_pyca_sanitized})
+  set_tests_properties(argon2.pyca PROPERTIES LABELS "argon2;system" SKIP_RETURN_CODE 77
+                                   ENVIRONMENT PYTHONPATH=${CMAKE_CURRENT_LIST_DIR} TIMEOUT 120)
+endif()
 # Label threads: tools/ci-hardening.sh runs them under TSan too.
 b2_add_evp_test(NAME argon2.threads TARGET test_argon2 ARGS --section threads
                 LABELS argon2 threads)
