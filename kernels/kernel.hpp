@@ -43,7 +43,20 @@ using Blake2sCompress8Fn = Blake2sCompress8Function*;
 inline constexpr size_t kBlake2bpLanes = 4;
 inline constexpr size_t kBlake2spLanes = 8;
 
-enum class Member : uint8_t { blake2b, blake2s };
+// Argon2's compression G over 1 KiB blocks (RFC 9106 section 3.5): R = previous ^ reference,
+// Q = P applied to R's eight rows of 16 words, then Z = P applied to Q's eight columns (word
+// pairs 2i, 2i+1 of every row); `next` = Z ^ R, or `next` ^= Z ^ R when `xor_into_next` (version
+// 0x13's passes after the first). P is BLAKE2b's round without a message, its additions each with
+// twice the product of the low halves (BlaMka). Blocks are 128 little-endian words already
+// loaded; `next` may be neither input. The form's kernels run only the block: the Argon2
+// algorithm (H0, H', indexing, passes, lanes) is the provider's (provider/argon2.cpp).
+inline constexpr size_t kArgon2BlockWords = 128;
+using FillBlockFunction = void(uint64_t* next, const uint64_t* previous, const uint64_t* reference,
+                               bool xor_into_next) noexcept;
+using FillBlockFn = FillBlockFunction*;
+
+// BLAKE2b, BLAKE2s, and BlaMka: BLAKE2b's round with multiplications, Argon2's block compression.
+enum class Member : uint8_t { blake2b, blake2s, blamka };
 
 // A kernel as a context holds it: the registry row's name and the entry point serving it.
 template <class Fn>
@@ -58,6 +71,7 @@ struct Entry {
     Compress4Fn blake2b_lanes = nullptr;
     Blake2sCompressFn blake2s = nullptr;
     Blake2sCompress8Fn blake2s_lanes = nullptr;
+    FillBlockFn blamka = nullptr;
 };
 
 // What a member's traits are made of: its state and word, its compression contracts (single
@@ -106,6 +120,21 @@ struct Blake2sFamily
     static constexpr const char* kName = "BLAKE2s";
 };
 
+// BlaMka's traits, what the selection reads of a member: one form (no lanes), 1 KiB blocks.
+struct BlamkaFamily {
+    static constexpr Member kMember = Member::blamka;
+    using Compress = FillBlockFn;
+    using CompressLanes = FillBlockFn;  // no multi-lane form: never used
+    using Kernel = NamedKernel<FillBlockFn>;
+    using LanesKernel = Kernel;
+    static constexpr size_t kBlockBytes = kArgon2BlockWords * 8;
+    static constexpr size_t kLanes = 1;
+    static constexpr FillBlockFn Entry::*kSingleEntry = &Entry::blamka;
+    static constexpr FillBlockFn Entry::*kLanesEntry = &Entry::blamka;
+    static constexpr const char* kName = "BlaMka";
+};
+using BlamkaKernel = BlamkaFamily::Kernel;
+
 // The traits type of a member named by value (a form's row names its member).
 template <Member member>
 struct MemberFamily;
@@ -117,6 +146,10 @@ template <>
 struct MemberFamily<Member::blake2s> {
     using Family = Blake2sFamily;
 };
+template <>
+struct MemberFamily<Member::blamka> {
+    using Family = BlamkaFamily;
+};
 template <Member member>
 using FamilyOf = typename MemberFamily<member>::Family;
 
@@ -127,6 +160,7 @@ namespace kernels {
 // Portable C++; the fallback on every CPU and the oracle the other kernels are tested against.
 CompressFunction compress_ref;
 Blake2sCompressFunction blake2s_compress_ref;
+FillBlockFunction fill_block_ref;
 
 #if defined(__x86_64__) || defined(_M_X64)
 // Each is built with its registry row's ISA flags and runs only where the selection found it
@@ -136,6 +170,7 @@ Compress4Function compress4_avx2, compress4_avx512;
 Blake2sCompressFunction blake2s_compress_x64, blake2s_compress_ssse3, blake2s_compress_avx,
     blake2s_compress_avx512;
 Blake2sCompress8Function blake2s_compress8_avx2, blake2s_compress8_avx512;
+FillBlockFunction fill_block_ssse3, fill_block_avx2, fill_block_avx512;
 
 // Zero every vector register of their ISA (scrub.hpp chooses): vzeroall, and for AVX-512 also
 // ymm16-31, which vzeroall leaves alone.

@@ -64,14 +64,17 @@ struct KernelRow {
     bool built;
     MemberEntries<Blake2bFamily> blake2b;
     MemberEntries<Blake2sFamily> blake2s;
+    MemberEntries<BlamkaFamily> blamka;  // Argon2's block compression
     RegisterClearFn scrub;  // clears every vector register of the kernel's ISA, or nullptr
 
     template <class Family>
     constexpr const MemberEntries<Family>& entries() const noexcept {
         if constexpr (Family::kMember == Member::blake2b) {
             return blake2b;
-        } else {
+        } else if constexpr (Family::kMember == Member::blake2s) {
             return blake2s;
+        } else {
+            return blamka;
         }
     }
 };
@@ -92,6 +95,7 @@ inline constexpr KernelRow kKernelRows[] = {
      true,
      {true, &kernels::compress_ref, false, nullptr},
      {true, &kernels::blake2s_compress_ref, false, nullptr},
+     {true, &kernels::fill_block_ref, false, nullptr},
      nullptr},
     {KernelId::x64,
      "x64",
@@ -99,6 +103,7 @@ inline constexpr KernelRow kKernelRows[] = {
      B2_KERNEL_X64,
      {true, B2_REGISTRY_ENTRY(B2_KERNEL_X64, &kernels::compress_x64), false, nullptr},
      {true, B2_REGISTRY_ENTRY(B2_KERNEL_X64, &kernels::blake2s_compress_x64), false, nullptr},
+     {false, nullptr, false, nullptr},
      nullptr},
     {KernelId::ssse3,
      "ssse3",
@@ -106,6 +111,7 @@ inline constexpr KernelRow kKernelRows[] = {
      B2_KERNEL_SSSE3,
      {true, B2_REGISTRY_ENTRY(B2_KERNEL_SSSE3, &kernels::compress_ssse3), false, nullptr},
      {true, B2_REGISTRY_ENTRY(B2_KERNEL_SSSE3, &kernels::blake2s_compress_ssse3), false, nullptr},
+     {true, B2_REGISTRY_ENTRY(B2_KERNEL_SSSE3, &kernels::fill_block_ssse3), false, nullptr},
      nullptr},
     {KernelId::avx,
      "avx",
@@ -113,6 +119,7 @@ inline constexpr KernelRow kKernelRows[] = {
      B2_KERNEL_AVX,
      {true, B2_REGISTRY_ENTRY(B2_KERNEL_AVX, &kernels::compress_avx), false, nullptr},
      {true, B2_REGISTRY_ENTRY(B2_KERNEL_AVX, &kernels::blake2s_compress_avx), false, nullptr},
+     {false, nullptr, false, nullptr},
      B2_REGISTRY_ENTRY(B2_KERNEL_AVX, &kernels::scrub_avx)},
     {KernelId::avx2,
      "avx2",
@@ -121,6 +128,7 @@ inline constexpr KernelRow kKernelRows[] = {
      {true, B2_REGISTRY_ENTRY(B2_KERNEL_AVX2, &kernels::compress_avx2), true,
       B2_REGISTRY_ENTRY(B2_KERNEL_AVX2, &kernels::compress4_avx2)},
      {false, nullptr, true, B2_REGISTRY_ENTRY(B2_KERNEL_AVX2, &kernels::blake2s_compress8_avx2)},
+     {true, B2_REGISTRY_ENTRY(B2_KERNEL_AVX2, &kernels::fill_block_avx2), false, nullptr},
      nullptr},
     {KernelId::avx512,
      "avx512",
@@ -130,6 +138,7 @@ inline constexpr KernelRow kKernelRows[] = {
       B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::compress4_avx512)},
      {true, B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::blake2s_compress_avx512), true,
       B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::blake2s_compress8_avx512)},
+     {true, B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::fill_block_avx512), false, nullptr},
      B2_REGISTRY_ENTRY(B2_KERNEL_AVX512, &kernels::scrub_avx512)},
 };
 

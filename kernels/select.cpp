@@ -183,11 +183,53 @@ bool lanes_pass_self_test(typename Family::CompressLanes compress) noexcept {
     return std::memcmp(expected, actual, sizeof expected) == 0;
 }
 
+// BlaMka: G(previous, reference) into a fresh block, then XORed into a second one (version 0x13's
+// later passes), from fixed patterns; the reference kernel's outputs fold to a known answer (made
+// by it, whose Argon2 reproduces RFC 9106's vectors and libargon2: tests/test_argon2.cpp), every
+// other kernel's outputs must be the reference's bit for bit.
+using BlamkaBlocks = uint64_t[2][kArgon2BlockWords];
+
+void blamka_outputs(FillBlockFn fill_block, BlamkaBlocks& out) noexcept {
+    uint64_t previous[kArgon2BlockWords];
+    uint64_t reference[kArgon2BlockWords];
+    for (size_t i = 0; i < kArgon2BlockWords; ++i) {
+        previous[i] = (i + 1) * 0x9e3779b97f4a7c15ULL ^ (uint64_t{i} << 40);
+        reference[i] = ~(i * 0xc2b2ae3d27d4eb4fULL);
+        out[1][i] = i * 0x0101010101010101ULL;
+    }
+    fill_block(out[0], previous, reference, false);
+    fill_block(out[1], out[0], previous, true);
+}
+
+constexpr uint64_t kKnownBlamkaFold = 0x5c83fbe8b7100d38ULL;
+
+uint64_t fold(const BlamkaBlocks& blocks) noexcept {
+    uint64_t folded = 0;
+    for (const auto& block : blocks) {
+        for (const uint64_t word : block) {
+            folded = ((folded << 7) | (folded >> 57)) ^ word;
+            folded *= 0x100000001b3ULL;
+        }
+    }
+    return folded;
+}
+
+bool blamka_passes_self_test(FillBlockFn fill_block) noexcept {
+    BlamkaBlocks expected;
+    BlamkaBlocks actual;
+    blamka_outputs(registry::kKernelRows[0].blamka.single, expected);
+    blamka_outputs(fill_block, actual);
+    return fold(expected) == kKnownBlamkaFold &&
+           std::memcmp(expected, actual, sizeof expected) == 0;
+}
+
 template <size_t form>
 bool form_passes(const Entry& entry) noexcept {
     using Family = FamilyOf<kForms[form].member>;
     constexpr size_t kLanes = kForms[form].lanes;
-    if constexpr (kLanes == 1) {
+    if constexpr (kForms[form].member == Member::blamka) {
+        return blamka_passes_self_test(entry.blamka);
+    } else if constexpr (kLanes == 1) {
         return passes_known_answer<Family>(entry.*Family::kSingleEntry);
     } else {
         return lanes_pass_self_test<Family, kLanes>(entry.*Family::kLanesEntry);
@@ -223,9 +265,24 @@ constexpr auto kFacts =
 
 constexpr size_t kMessageBytes = 16 * 1024;
 
-// The time of one call of `entry` over calibration_units blocks into each lane of `message`.
+// BlaMka's: calibration_units compressions, each into the block the last one made.
 template <size_t form>
-double time_one_call(const Entry& entry, const uint8_t* message) noexcept {
+double time_blamka(const Entry& entry, const uint8_t* message) noexcept {
+    uint64_t blocks[3][kArgon2BlockWords];
+    std::memcpy(blocks, message, sizeof blocks);
+    const double start = monotonic_nanoseconds();
+    for (size_t unit = 0; unit < kForms[form].calibration_units; ++unit) {
+        entry.blamka(blocks[2], blocks[0], blocks[1], true);
+    }
+    const double stop = monotonic_nanoseconds();
+    volatile uint64_t sink = blocks[2][0];
+    (void)sink;
+    return stop - start;
+}
+
+// A BLAKE2 form's: one call over calibration_units blocks into each lane of `message`.
+template <size_t form>
+double time_blake2_call(const Entry& entry, const uint8_t* message) noexcept {
     using Family = FamilyOf<kForms[form].member>;
     constexpr size_t kLanes = kForms[form].lanes;
     constexpr size_t kUnits = kForms[form].calibration_units;
@@ -248,6 +305,16 @@ double time_one_call(const Entry& entry, const uint8_t* message) noexcept {
     volatile auto sink = states[0].h[0] ^ states[kLanes - 1].h[7];
     (void)sink;
     return stop - start;
+}
+
+// The time of one call of `entry` over calibration_units blocks into each lane of `message`.
+template <size_t form>
+double time_one_call(const Entry& entry, const uint8_t* message) noexcept {
+    if constexpr (kForms[form].member == Member::blamka) {
+        return time_blamka<form>(entry, message);
+    } else {
+        return time_blake2_call<form>(entry, message);
+    }
 }
 
 constexpr auto kTimeOneCall = per_form([](auto form) { return &time_one_call<form>; });
@@ -299,8 +366,9 @@ struct View {
                cpu_can_run(candidates[i].id, features);
     }
     double mb_per_second(size_t i) const noexcept {
-        const size_t block = form.member == Member::blake2b ? Blake2bFamily::kBlockBytes
-                                                            : Blake2sFamily::kBlockBytes;
+        const size_t block = form.member == Member::blake2b   ? Blake2bFamily::kBlockBytes
+                             : form.member == Member::blake2s ? Blake2sFamily::kBlockBytes
+                                                              : BlamkaFamily::kBlockBytes;
         const double ns = measurements[i].nanoseconds_per_unit;
         return ns > 0 ? static_cast<double>(form.lanes * block) * 1000.0 / ns : 0.0;
     }

@@ -49,6 +49,22 @@ enum class Reason : int {
     state_other_algorithm,
     state_field_out_of_range,
     self_test_failed,
+    // ARGON2I, ARGON2D, ARGON2ID (argon2_params.cpp names which param each refuses).
+    argon2_output_size,
+    argon2_salt_length,
+    argon2_iterations,
+    argon2_memcost,
+    argon2_lanes,
+    argon2_threads,
+    argon2_version,
+    argon2_flag,
+    argon2_properties,
+    argon2_missing_salt,
+    argon2_memcost_below_lanes,
+    argon2_threads_above_lanes,
+    argon2_size_mismatch,
+    argon2_memory,
+    argon2_input_too_long,
 };
 
 // The table handed to libcrypto through OSSL_FUNC_PROVIDER_GET_REASON_STRINGS.

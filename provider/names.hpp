@@ -34,8 +34,22 @@ inline constexpr char kDigestBlake2xs[] = "BLAKE2XS";
 inline constexpr char kMacBlake2xb[] = "BLAKE2XBMAC";
 inline constexpr char kMacBlake2xs[] = "BLAKE2XSMAC";
 
+// Argon2 (RFC 9106), the names OpenSSL 3.2+'s default provider gives them.
+inline constexpr char kKdfArgon2i[] = "ARGON2I";
+inline constexpr char kKdfArgon2d[] = "ARGON2D";
+inline constexpr char kKdfArgon2id[] = "ARGON2ID";
+
 // Parameter names of our own (no OpenSSL macro exists for them).
 inline constexpr char kParamKernel[] = "kernel";
+
+// Argon2's parameters that OpenSSL 3.0's headers, which we build against, do not name yet
+// (<openssl/core_names.h> of 3.2+: OSSL_KDF_PARAM_ARGON2_AD, ...).
+inline constexpr char kParamArgon2Ad[] = "ad";
+inline constexpr char kParamArgon2Lanes[] = "lanes";
+inline constexpr char kParamArgon2Memcost[] = "memcost";
+inline constexpr char kParamArgon2Version[] = "version";
+inline constexpr char kParamThreads[] = "threads";
+inline constexpr char kParamEarlyClean[] = "early_clean";
 
 }  // namespace blake2simd::names
 
@@ -61,5 +75,8 @@ extern const OSSL_DISPATCH kDigestBlake2xsFunctions[];
 extern const OSSL_DISPATCH kMacBlake2xbFunctions[];
 extern const OSSL_DISPATCH kMacBlake2xsFunctions[];
 extern const OSSL_DISPATCH kMacBlake2spFunctions[];
+extern const OSSL_DISPATCH kKdfArgon2iFunctions[];
+extern const OSSL_DISPATCH kKdfArgon2dFunctions[];
+extern const OSSL_DISPATCH kKdfArgon2idFunctions[];
 
 }  // namespace blake2simd

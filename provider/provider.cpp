@@ -45,6 +45,7 @@ KernelChoice ProviderContext::make_kernel_choice() const noexcept {
     choice.blake2bp = dispatch::lanes_kernel<Blake2bFamily>(servings[index_of(Form::blake2bp)]);
     choice.blake2s = dispatch::single_kernel<Blake2sFamily>(servings[index_of(Form::blake2s)]);
     choice.blake2sp = dispatch::lanes_kernel<Blake2sFamily>(servings[index_of(Form::blake2sp)]);
+    choice.blamka = dispatch::single_kernel<BlamkaFamily>(servings[index_of(Form::blamka)]);
     const int written = std::snprintf(choice.buildinfo, sizeof choice.buildinfo, "%s %s; ",
                                       names::kProviderName, B2_VERSION);
     const size_t used = written > 0 ? static_cast<size_t>(written) : 0;
@@ -91,6 +92,16 @@ const OSSL_ALGORITHM kMacs[] = {
      "BLAKE2Xb keyed extendable-output function (blake2simd)"},
     {names::kMacBlake2xs, names::kProperties, kMacBlake2xsFunctions,
      "BLAKE2Xs keyed extendable-output function (blake2simd)"},
+    {nullptr, nullptr, nullptr, nullptr},
+};
+
+const OSSL_ALGORITHM kKdfs[] = {
+    {names::kKdfArgon2i, names::kProperties, kKdfArgon2iFunctions,
+     "Argon2i password hash, RFC 9106 (blake2simd)"},
+    {names::kKdfArgon2d, names::kProperties, kKdfArgon2dFunctions,
+     "Argon2d password hash, RFC 9106 (blake2simd)"},
+    {names::kKdfArgon2id, names::kProperties, kKdfArgon2idFunctions,
+     "Argon2id password hash, RFC 9106 (blake2simd)"},
     {nullptr, nullptr, nullptr, nullptr},
 };
 
@@ -144,6 +155,9 @@ const OSSL_ALGORITHM* blake2simd_provider_query_operation(void* provctx, int ope
             break;
         case OSSL_OP_MAC:
             algorithms = kMacs;
+            break;
+        case OSSL_OP_KDF:
+            algorithms = kKdfs;
             break;
         default:
             return nullptr;

@@ -20,7 +20,8 @@ struct KernelChoice {
     Blake2bFamily::LanesKernel blake2bp;  // 4 states at once
     Blake2sFamily::Kernel blake2s;
     Blake2sFamily::LanesKernel blake2sp;  // 8 states at once
-    char buildinfo[1152];
+    BlamkaKernel blamka;                  // Argon2's block compression
+    char buildinfo[1472];
 };
 
 static_assert(sizeof KernelChoice{}.buildinfo >=

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Checks the instruction encodings in the kernel library, object by object. A kernel's objects
 # are its forms, compress_<member><lanes>_<name>.cpp.o (compress_blake2b_avx2, compress_blake2b4_avx2,
+# compress_blamka_avx2,
 # compress_blake2s8_avx2); its class comes from the build's kernel list
 # (kernels/CMakeLists.txt, B2_KERNEL_ISA_CLASSES), every other object is baseline:
 #   - baseline (ref, detection, dispatch, self-test, x64): no VEX/EVEX, nothing past SSE2/SSE3;
@@ -29,7 +30,7 @@ function class_of(member,    n, i, pair, entry) {
     n = split(classes, pair, " ")
     for (i = 1; i <= n; i++) {
         split(pair[i], entry, "=")
-        if (member ~ ("^compress_blake2[bs][0-9]*_" entry[1] "\\."))
+        if (member ~ ("^compress_(blake2[bs][0-9]*|blamka)_" entry[1] "\\."))
             return entry[2]
     }
     return "baseline"
@@ -40,7 +41,7 @@ if [ -n "$nm_tool" ]; then
     leaked=$("$nm_tool" "$library" | awk -v classes="$classes" "$class_of"'
         /:$/ { member = $1; sub(/:$/, "", member); next }
         class_of(member) != "baseline" && ($2 == "T" || $2 == "W" || $2 == "i") {
-            if ($3 !~ /^_ZN10blake2simd7kernels[0-9]+(compress4?|scrub|blake2s_compress8?)_/) print member ": " $3
+            if ($3 !~ /^_ZN10blake2simd7kernels[0-9]+(compress4?|scrub|blake2s_compress8?|fill_block)_/) print member ": " $3
         }')
     if [ -n "$leaked" ]; then
         echo "FAIL: ISA objects define extra code symbols:"

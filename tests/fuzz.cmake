@@ -7,7 +7,7 @@ option(B2_FUZZ "Build the libFuzzer targets (clang only)" OFF)
 if(B2_FUZZ)
   # b2_provider_for_tests (provider.cmake): built with this preset's instrumentation.
   set(b2_fuzz_dir ${CMAKE_CURRENT_LIST_DIR}/fuzz)
-  foreach(b2_target fuzz_differential fuzz_params fuzz_state)
+  foreach(b2_target fuzz_differential fuzz_params fuzz_state fuzz_argon2_params)
     add_executable(${b2_target} ${b2_fuzz_dir}/${b2_target}.cpp)
     target_include_directories(${b2_target} PRIVATE ${b2_fuzz_dir} ${B2_TEST_SUPPORT_DIR})
     target_link_libraries(${b2_target} PRIVATE b2_provider_for_tests b2_engine_for_tests

@@ -41,7 +41,9 @@ void print_form(const blake2simd::dispatch::FormRow& form) {
     namespace dispatch = blake2simd::dispatch;
     const auto candidates = dispatch::candidates(form.form);
     const auto measurements = dispatch::measurements(form.form);
-    const size_t block = form.member == blake2simd::Member::blake2b ? 128 : 64;
+    const size_t block = form.member == blake2simd::Member::blake2b   ? 128
+                         : form.member == blake2simd::Member::blake2s ? 64
+                                                                      : 1024;
     for (size_t i = 0; i < candidates.size(); ++i) {
         const bool supported =
             dispatch::cpu_can_run(candidates[i].id, blake2simd::cpu::detected_features());

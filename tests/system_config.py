@@ -93,14 +93,16 @@ DEFAULT_SERVES = {"BLAKE2B-512": "default", "BLAKE2BMAC": "default",
                   "BLAKE2S-256": "default", "BLAKE2SMAC": "default",
                   **{name: "nobody" for name in ONLY_BLAKE2SIMD}}
 DIGESTS = tuple(name for name in DEFAULT_SERVES if not name.endswith("MAC"))
+# The Argon2 KDFs: OpenSSL's default provider serves them from 3.2 on, nobody before.
+ARGON2 = ("ARGON2I", "ARGON2D", "ARGON2ID")
 
 
-def status_lines(stdout):
+def status_lines(stdout, names=tuple(DEFAULT_SERVES) + ARGON2):
     """{algorithm: (server, kernel or None)} from `status` lines "NAME: served by X[, kernel K]"."""
     found = {}
     for line in stdout.splitlines():
         name, _, rest = line.partition(":")
-        if name in DEFAULT_SERVES and rest.strip().startswith("served by "):
+        if name in names and rest.strip().startswith("served by "):
             served, _, kernel = rest.strip()[len("served by "):].partition(", kernel ")
             found[name] = (served.split()[0], kernel or None)
     return found
@@ -130,6 +132,13 @@ def check_served(c, m, label, by_blake2simd):
     c.check(all(kernels.values()) == by_blake2simd and (by_blake2simd or not any(kernels.values())),
             f"[{label}] status names a kernel for each digest only when blake2simd serves",
             repr(kernels))
+    argon2 = {name: said.get(name, ("(no line)", None)) for name in ARGON2}
+    c.check(all(server == "blake2simd" and kernel for server, kernel in argon2.values())
+            if by_blake2simd else
+            all(server in ("default", "nobody") and not kernel for server, kernel in argon2.values()),
+            f"[{label}] status: the Argon2 KDFs served by "
+            f"{'blake2simd, with their BlaMka kernel' if by_blake2simd else 'default or nobody'}",
+            repr(argon2))
 
 
 def enable_succeeds(c, m, label):

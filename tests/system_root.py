@@ -225,9 +225,9 @@ def sequence(c, root, tree, build_dir):
     c.check(link.is_symlink() and (tree / STOCK_CNF).read_bytes() != stock,
             "/usr/lib/ssl/openssl.cnf is still a symlink; /etc/ssl/openssl.cnf was edited")
     status = root.run("blake2simd-config status")
-    c.check(status.returncode == 0 and status.stdout.count("served by blake2simd") == 18,
+    c.check(status.returncode == 0 and status.stdout.count("served by blake2simd") == 21,
             "status: blake2simd serves the 18 BLAKE2 algorithms (BLAKE2b/bp/s/sp/Xb/Xs digest and "
-            "MAC, BLAKE2b-160/256/384, BLAKE2s-128/160/224)")
+            "MAC, BLAKE2b-160/256/384, BLAKE2s-128/160/224) and ARGON2I/ARGON2D/ARGON2ID")
     openssl_works(c, root, "enabled")
 
     root.ok(c, "dpkg --purge blake2simd", "purge while enabled")

@@ -72,10 +72,20 @@ void fake_b(blake2simd::Blake2bState*, const uint8_t*, size_t, uint64_t) noexcep
 void fake_b4(blake2simd::Blake2bState*, const uint8_t* const*, size_t, size_t, uint64_t) noexcept {}
 void fake_s(blake2simd::Blake2sState*, const uint8_t*, size_t, uint32_t) noexcept {}
 void fake_s8(blake2simd::Blake2sState*, const uint8_t* const*, size_t, size_t, uint32_t) noexcept {}
+void fake_blamka(uint64_t*, const uint64_t*, const uint64_t*, bool) noexcept {}
 
 // A form's candidates as the build makes them, for every row the registry knows, built or not.
 // The entry points are never called by the choice.
 std::vector<Candidate> every_candidate(const FormRow& form) {
+    if (form.member == blake2simd::Member::blamka) {
+        std::vector<Candidate> all;
+        for (const registry::KernelRow& row : registry::kKernelRows) {
+            if (row.blamka.has_single) {
+                all.push_back({row.id, false, Entry{.blamka = &fake_blamka}});
+            }
+        }
+        return all;
+    }
     const bool b = form.member == blake2simd::Member::blake2b;
     const Entry single = b ? Entry{.blake2b = &fake_b} : Entry{.blake2s = &fake_s};
     const Entry lanes = b ? Entry{.blake2b_lanes = &fake_b4} : Entry{.blake2s_lanes = &fake_s8};
@@ -263,7 +273,7 @@ struct RefusalRow {
     const char* request;
     unsigned features;  // features_from_mask
     Broken broken;      // which candidates of the requested row (or the reference) are unusable
-    const char* expected[dispatch::kFormCount];  // BLAKE2b, BLAKE2bp, BLAKE2s, BLAKE2sp
+    const char* expected[dispatch::kFormCount];  // BLAKE2b, BLAKE2bp, BLAKE2s, BLAKE2sp, BlaMka
 };
 
 constexpr unsigned kSsse3Only = 1;
@@ -277,7 +287,7 @@ const char* name_of(KernelId id) {
 
 // A row whose text is the same in every form.
 RefusalRow everywhere(const char* request, unsigned features, Broken broken, const char* text) {
-    return {request, features, broken, {text, text, text, text}};
+    return {request, features, broken, {text, text, text, text, text}};
 }
 
 const std::vector<RefusalRow>& refusal_table() {
@@ -287,51 +297,64 @@ const std::vector<RefusalRow>& refusal_table() {
          kSsse3Only,
          Broken::nothing,
          {"ref (requested)", "ref (as the kernel, lane by lane)", "ref (requested)",
-          "ref (as the kernel, lane by lane)"}},
+          "ref (as the kernel, lane by lane)", "ref (requested)"}},
         kX64Runs ? RefusalRow{name_of(KernelId::x64),
                               kSsse3Only,
                               Broken::nothing,
                               {"x64 (requested)", "x64 (as the kernel, lane by lane)",
-                               "x64 (requested)", "x64 (as the kernel, lane by lane)"}}
-                 : everywhere(name_of(KernelId::x64), kSsse3Only, Broken::nothing,
-                              "'x64' is not supported by this CPU"),
+                               "x64 (requested)", "x64 (as the kernel, lane by lane)",
+                               "auto; requested 'x64' has no BlaMka form: fastest of"}}
+                 : RefusalRow{name_of(KernelId::x64),
+                              kSsse3Only,
+                              Broken::nothing,
+                              {"'x64' is not supported by this CPU",
+                               "'x64' is not supported by this CPU",
+                               "'x64' is not supported by this CPU",
+                               "'x64' is not supported by this CPU", "'x64' has no BlaMka form"}},
         {name_of(KernelId::ssse3),
          kSsse3Only,
          Broken::nothing,
          {"ssse3 (requested)", "ssse3 (as the kernel, lane by lane)", "ssse3 (requested)",
-          "ssse3 (as the kernel, lane by lane)"}},
-        everywhere(name_of(KernelId::avx), kSsse3Only, Broken::nothing,
-                   "auto; requested 'avx' is not supported by this CPU: fastest of"),
+          "ssse3 (as the kernel, lane by lane)", "ssse3 (requested)"}},
+        {name_of(KernelId::avx),
+         kSsse3Only,
+         Broken::nothing,
+         {"auto; requested 'avx' is not supported by this CPU: fastest of",
+          "auto; requested 'avx' is not supported by this CPU: fastest of",
+          "auto; requested 'avx' is not supported by this CPU: fastest of",
+          "auto; requested 'avx' is not supported by this CPU: fastest of",
+          "auto; requested 'avx' has no BlaMka form: fastest of"}},
         {name_of(KernelId::avx),
          kEveryFeature,
          Broken::nothing,
          {"avx (requested)", "avx (as the kernel, lane by lane)", "avx (requested)",
-          "avx (as the kernel, lane by lane)"}},
+          "avx (as the kernel, lane by lane)", "'avx' has no BlaMka form"}},
         {name_of(KernelId::avx2),
          kSsse3Only,
          Broken::nothing,
          {"'avx2' is not supported by this CPU", "'avx2' is not supported by this CPU",
           "auto; requested 'avx2' has no BLAKE2s form: fastest of",
-          "'avx2' is not supported by this CPU"}},
+          "'avx2' is not supported by this CPU", "'avx2' is not supported by this CPU"}},
         {name_of(KernelId::avx2),
          kEveryFeature,
          Broken::nothing,
          {"avx2 (requested)", "avx2 (as the kernel, native 4-lane)", "'avx2' has no BLAKE2s form",
-          "avx2 (as the kernel, native 8-lane)"}},
+          "avx2 (as the kernel, native 8-lane)", "avx2 (requested)"}},
         everywhere(name_of(KernelId::avx512), kSsse3Only, Broken::nothing,
                    "'avx512' is not supported by this CPU"),
         {name_of(KernelId::avx512),
          kEveryFeature,
          Broken::nothing,
          {"avx512 (requested)", "avx512 (as the kernel, native 4-lane)", "avx512 (requested)",
-          "avx512 (as the kernel, native 8-lane)"}},
+          "avx512 (as the kernel, native 8-lane)", "avx512 (requested)"}},
         {name_of(KernelId::avx512),
          kEveryFeature,
          Broken::native,
          {"auto; requested 'avx512' failed its self-test: fastest of",
           "avx512 (as the kernel, lane by lane)",
           "auto; requested 'avx512' failed its self-test: fastest of",
-          "avx512 (as the kernel, lane by lane)"}},
+          "avx512 (as the kernel, lane by lane)",
+          "auto; requested 'avx512' failed its self-test: fastest of"}},
         everywhere(name_of(KernelId::avx512), kEveryFeature, Broken::row,
                    "'avx512' failed its self-test"),
         everywhere("nope", kEveryFeature, Broken::nothing,
@@ -587,8 +610,16 @@ void test_self_tests_reject(b2test::Report& checks) {
         compress_by_lane<Blake2sFamily, &kernels::blake2s_compress_ref>(s, p, n, stride, i);
         s[6].t[1] ^= n != 0 ? 1u : 0u;
     };
-    const Entry broken[dispatch::kFormCount] = {
-        {.blake2b = b}, {.blake2b_lanes = b4}, {.blake2s = bs}, {.blake2s_lanes = bs8}};
+    const FillBlockFn blamka = [](uint64_t* next, const uint64_t* previous,
+                                  const uint64_t* reference, bool xor_into_next) noexcept {
+        kernels::fill_block_ref(next, previous, reference, xor_into_next);
+        next[77] ^= xor_into_next ? 1u : 0u;
+    };
+    const Entry broken[dispatch::kFormCount] = {{.blake2b = b},
+                                                {.blake2b_lanes = b4},
+                                                {.blake2s = bs},
+                                                {.blake2s_lanes = bs8},
+                                                {.blamka = blamka}};
     for (const FormRow& form : dispatch::kForms) {
         const size_t f = dispatch::index_of(form.form);
         checks.check(

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <random>
 #include <string>
 
 #include "forms.hpp"
@@ -229,6 +230,35 @@ void test_kernel(const char* name, uint64_t seed, typename Family::Compress comp
                 tester.cases());
 }
 
+// A BlaMka kernel against the reference on random blocks, each way of writing the result (into a
+// fresh block, XORed into the old one), `cases` times.
+void test_blamka_kernel(const char* name, uint64_t seed, blake2simd::FillBlockFn fill_block,
+                        long cases, b2test::Report& checks) {
+    using blake2simd::kArgon2BlockWords;
+    std::mt19937_64 rng(seed);
+    long failures = 0;
+    for (long c = 0; c < cases; ++c) {
+        uint64_t previous[kArgon2BlockWords];
+        uint64_t reference[kArgon2BlockWords];
+        uint64_t expected[kArgon2BlockWords];
+        for (size_t i = 0; i < kArgon2BlockWords; ++i) {
+            previous[i] = rng();
+            reference[i] = c % 7 == 0 ? previous[i] : rng();  // R = 0 included
+            expected[i] = rng();
+        }
+        uint64_t actual[kArgon2BlockWords];
+        std::memcpy(actual, expected, sizeof actual);
+        const bool xor_into_next = (c & 1) != 0;
+        blake2simd::kernels::fill_block_ref(expected, previous, reference, xor_into_next);
+        fill_block(actual, previous, reference, xor_into_next);
+        failures += std::memcmp(expected, actual, sizeof actual) != 0 ? 1 : 0;
+    }
+    checks.check(failures == 0, (std::string(name) + " BlaMka: " + std::to_string(failures) +
+                                 " of " + std::to_string(cases) + " blocks differ from ref")
+                                    .c_str());
+    std::printf("  %-7s BlaMka: %ld blocks against ref\n", name, cases);
+}
+
 // A single-lane form's kernels, through the selection's candidates: each must also be usable
 // (passed its self-test) exactly when the CPU supports it. Returns how many ran.
 template <class Family>
@@ -253,8 +283,13 @@ int test_single_lane_form(blake2simd::dispatch::Form form, uint64_t seed, const 
                         supported ? "failed its self-test" : "not supported by this CPU");
             continue;
         }
-        test_kernel<Family>(name, seed + static_cast<uint64_t>(candidates[i].id),
-                            candidates[i].entry.*Family::kSingleEntry, random_cases, checks);
+        if constexpr (Family::kMember == blake2simd::Member::blamka) {
+            test_blamka_kernel(name, seed + static_cast<uint64_t>(candidates[i].id),
+                               candidates[i].entry.blamka, random_cases, checks);
+        } else {
+            test_kernel<Family>(name, seed + static_cast<uint64_t>(candidates[i].id),
+                                candidates[i].entry.*Family::kSingleEntry, random_cases, checks);
+        }
         ++tested;
     }
     return tested;
@@ -328,7 +363,9 @@ int main(int argc, char** argv) {
                                                                    only, random_cases, checks);
     const int blake2s_forms = test_single_lane_form<Blake2sFamily>(Form::blake2s, 0x5eed2500ULL,
                                                                    only, random_cases, checks);
-    std::printf("test_kernels: %d BLAKE2b and %d BLAKE2s kernel forms tested\n", blake2b_forms,
-                blake2s_forms);
+    const int blamka_forms = test_single_lane_form<blake2simd::BlamkaFamily>(
+        Form::blamka, 0x5eed4a00ULL, only, random_cases, checks);
+    std::printf("test_kernels: %d BLAKE2b, %d BLAKE2s and %d BlaMka kernel forms tested\n",
+                blake2b_forms, blake2s_forms, blamka_forms);
     return checks.finish();
 }

@@ -57,7 +57,9 @@ ALGORITHM_PAIRS = (("BLAKE2B-512", "BLAKE2BMAC"), ("BLAKE2B-160", None), ("BLAKE
                    ("BLAKE2XB", "BLAKE2XBMAC"), ("BLAKE2XS", "BLAKE2XSMAC"))
 DIGESTS = tuple(digest for digest, _ in ALGORITHM_PAIRS)
 MACS = tuple(mac for _, mac in ALGORITHM_PAIRS if mac)
-ALGORITHMS = tuple(name for pair in ALGORITHM_PAIRS for name in pair if name)
+# The Argon2 KDFs (RFC 9106); OpenSSL's default provider has them from 3.2 on.
+KDFS = ("ARGON2I", "ARGON2D", "ARGON2ID")
+ALGORITHMS = tuple(name for pair in ALGORITHM_PAIRS for name in pair if name) + KDFS
 # What a plain fetch must find blake2simd serving before `enable` writes anything: the algorithms
 # another provider could otherwise answer. `status` also wants every other algorithm the module
 # offers (a module older than this list offers fewer; those lines say so and do not fail).
@@ -485,6 +487,7 @@ def offered_by_blake2simd(lib):
     offered, only_ours = [], f"provider={PROVIDER}".encode()
     for name in ALGORITHMS:
         fetch, free = ((lib.EVP_MAC_fetch, lib.EVP_MAC_free) if name in MACS else
+                       (lib.EVP_KDF_fetch, lib.EVP_KDF_free) if name in KDFS else
                        (lib.EVP_MD_fetch, lib.EVP_MD_free))
         found = fetch(None, name.encode(), only_ours)
         if found:
@@ -506,6 +509,9 @@ def probe(libcrypto_path):
             ("EVP_MD_CTX_get_params", ctypes.c_int, [vp, vp]),
             ("EVP_MAC_fetch", vp, [vp, cp, cp]), ("EVP_MAC_get0_provider", vp, [vp]),
             ("EVP_MAC_free", None, [vp]), ("OSSL_PROVIDER_get0_name", cp, [vp]),
+            ("EVP_KDF_fetch", vp, [vp, cp, cp]), ("EVP_KDF_get0_provider", vp, [vp]),
+            ("EVP_KDF_free", None, [vp]), ("EVP_KDF_CTX_new", vp, [vp]),
+            ("EVP_KDF_CTX_free", None, [vp]), ("EVP_KDF_CTX_get_params", ctypes.c_int, [vp, vp]),
             ("OSSL_PROVIDER_get_params", ctypes.c_int, [vp, vp])):
         function = getattr(lib, name)
         function.restype, function.argtypes = restype, argtypes
@@ -536,6 +542,17 @@ def probe(libcrypto_path):
         mac = lib.EVP_MAC_fetch(None, mac_name.encode(), None)
         report[mac_name] = provider_name(lib.EVP_MAC_get0_provider(mac)) if mac else None
         lib.EVP_MAC_free(mac)
+    for kdf_name in KDFS:
+        kdf = lib.EVP_KDF_fetch(None, kdf_name.encode(), None)
+        report[kdf_name] = provider_name(lib.EVP_KDF_get0_provider(kdf)) if kdf else None
+        if kdf:
+            # blake2simd's Argon2 contexts name their BlaMka kernel.
+            ctx = lib.EVP_KDF_CTX_new(kdf)
+            params, kernel = utf8_ptr_query("kernel")
+            if ctx and lib.EVP_KDF_CTX_get_params(ctx, params) == 1 and kernel.value:
+                report["kernels"][kdf_name] = kernel.value.decode()
+            lib.EVP_KDF_CTX_free(ctx)
+        lib.EVP_KDF_free(kdf)
     report["offered"] = offered_by_blake2simd(lib)
     sha = lib.EVP_MD_fetch(None, b"SHA2-256", None)
     report["SHA2-256"] = provider_name(lib.EVP_MD_get0_provider(sha)) if sha else None
@@ -1220,7 +1237,7 @@ def command_status(args):
     offered = served["offered"]
     for algorithm in ALGORITHMS:
         line = f"served by {served.get(algorithm) or 'nobody (fetch fails)'}"
-        if served["kernels"].get(algorithm):  # a MAC runs on its digest's kernel
+        if served["kernels"].get(algorithm):  # a MAC runs on its digest's kernel, Argon2 on BlaMka's
             line += f", kernel {served['kernels'][algorithm]}"
         if offered and algorithm not in offered:
             line += " (this blake2simd module does not offer it)"
@@ -1258,7 +1275,7 @@ def main(argv=None):
     commands = parser.add_subparsers(dest="command", metavar="{enable,disable,status}")
     for name, text in (("enable", "activate blake2simd and prefer it for plain fetches"),
                        ("disable", "remove exactly what enable added"),
-                       ("status", "show whether blake2simd is enabled and who serves BLAKE2")):
+                       ("status", "show whether blake2simd is enabled and who serves BLAKE2 and Argon2")):
         command = commands.add_parser(name, help=text, description=text)
         command.add_argument("--config", metavar="FILE",
                              help="openssl.cnf to use (default: OPENSSLDIR/openssl.cnf, from "

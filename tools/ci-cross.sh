@@ -30,7 +30,7 @@ qemu_of() { case $1 in arm64) echo aarch64 ;; *) echo "$1" ;; esac; }
 packages="cmake make python3 qemu-user binutils ccache"
 for arch in $archs; do
     triplet_of "$arch" >/dev/null
-    packages="$packages crossbuild-essential-$arch libssl-dev:$arch libstdc++6:$arch"
+    packages="$packages crossbuild-essential-$arch libssl-dev:$arch libstdc++6:$arch libargon2-dev:$arch libsodium-dev:$arch"
 done
 # The root is re-provisioned when what it must hold changes.
 stamp=$root/.b2-provisioned-$(echo "$packages" | md5sum | cut -c1-12)

@@ -52,7 +52,7 @@ job_asan() {
 
 job_tsan() {
     dir="$prefix-tsan"
-    configure_and_build tsan "$dir" --target blake2simd test_threads
+    configure_and_build tsan "$dir" --target blake2simd test_threads test_argon2
     TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1" \
         ctest --test-dir "$dir" --output-on-failure --timeout 900 -L '^threads$'
 }
@@ -62,9 +62,9 @@ job_tsan() {
 job_valgrind() {
     [ -x "$main_build/tests/test_bad_input" ] ||
         cmake --build "$main_build" -j "$jobs" --target test_kat test_semantics test_bad_input \
-            test_direct_dispatch test_load_unload
+            test_direct_dispatch test_load_unload test_argon2
     for test in "test_kat" "test_semantics" "test_bad_input" "test_direct_dispatch" \
-        "test_load_unload 200"; do
+        "test_load_unload 200" "test_argon2 --section semantics"; do
         echo "--- valgrind $test"
         # shellcheck disable=SC2086
         valgrind --tool=memcheck --leak-check=full \
@@ -84,8 +84,9 @@ job_valgrind() {
 # scratch directory so the committed corpus is never modified.
 job_fuzz() {
     dir="$prefix-fuzz"
-    configure_and_build fuzz "$dir" --target fuzz_differential fuzz_params fuzz_state fuzz_check_line
-    for target in fuzz_differential fuzz_params fuzz_state fuzz_check_line; do
+    configure_and_build fuzz "$dir" --target fuzz_differential fuzz_params fuzz_state \
+        fuzz_argon2_params fuzz_check_line
+    for target in fuzz_differential fuzz_params fuzz_state fuzz_argon2_params fuzz_check_line; do
         scratch="$dir/corpus-$target"
         mkdir -p "$scratch"
         "$dir/tests/$target" -max_total_time="$fuzz_seconds" -print_final_stats=1 \

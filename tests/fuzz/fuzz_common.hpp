@@ -2,14 +2,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <openssl/core.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/params.h>
 #include <openssl/provider.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 extern "C" int OSSL_provider_init(const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in,
                                   const OSSL_DISPATCH** out, void** provctx);
@@ -106,6 +109,52 @@ inline const Providers& providers() {
     }();
     return instance;
 }
+
+constexpr unsigned int kParamTypes[] = {
+    OSSL_PARAM_INTEGER,      OSSL_PARAM_UNSIGNED_INTEGER,
+    OSSL_PARAM_OCTET_STRING, OSSL_PARAM_UTF8_STRING,
+    OSSL_PARAM_REAL,         OSSL_PARAM_OCTET_PTR,
+    OSSL_PARAM_UTF8_PTR,     99,
+};
+
+// Random OSSL_PARAM arrays (names, types, sizes, contents, NULL data), owning the array and every
+// buffer it points into.
+struct RandomParams {
+    std::vector<OSSL_PARAM> params;
+    std::vector<std::vector<uint8_t>> buffers;
+    std::vector<const void*> pointers;  // targets of the *_PTR types
+
+    // Up to five params; a shape byte picks the name (names[shape % name_count]) and the type.
+    void read(Reader& in, const char* const* names, size_t name_count) {
+        const size_t count = in.byte() % 6;
+        buffers.resize(count);
+        pointers.resize(count);
+        for (size_t i = 0; i < count; ++i) {
+            const uint8_t shape = in.byte();
+            const char* name = names[shape % name_count];
+            const unsigned int type = kParamTypes[(shape >> 3) % 8];
+            size_t size = in.byte() % 80;
+            const uint8_t* bytes = in.take(size);
+            buffers[i].assign(bytes, bytes + size);
+            buffers[i].resize(size + 1);  // never a zero-length allocation to point at
+            OSSL_PARAM p{};
+            p.key = name;
+            p.data_type = type;
+            if (type == OSSL_PARAM_OCTET_PTR || type == OSSL_PARAM_UTF8_PTR) {
+                pointers[i] = (shape & 0x40) != 0 ? nullptr : buffers[i].data();
+                p.data = &pointers[i];
+                p.data_size = size;
+            } else {
+                // Malformed on purpose: NULL data that claims bytes.
+                p.data = (shape & 0x40) != 0 ? nullptr : buffers[i].data();
+                p.data_size = size;
+            }
+            p.return_size = OSSL_PARAM_UNMODIFIED;
+            params.push_back(p);
+        }
+        params.push_back(OSSL_PARAM_construct_end());
+    }
+};
 
 [[noreturn]] inline void mismatch(const char* what) {
     std::fprintf(stderr, "MISMATCH: %s\n", what);

@@ -29,50 +29,7 @@ constexpr const char* kNames[] = {
     "",
     "sizes",
 };
-constexpr unsigned int kTypes[] = {
-    OSSL_PARAM_INTEGER,      OSSL_PARAM_UNSIGNED_INTEGER,
-    OSSL_PARAM_OCTET_STRING, OSSL_PARAM_UTF8_STRING,
-    OSSL_PARAM_REAL,         OSSL_PARAM_OCTET_PTR,
-    OSSL_PARAM_UTF8_PTR,     99,
-};
-
-// Owns the array and every buffer it points into.
-struct RandomParams {
-    std::vector<OSSL_PARAM> params;
-    std::vector<Bytes> buffers;
-    std::vector<const void*> pointers;  // targets of the *_PTR types
-
-    void read(fuzz::Reader& in) {
-        const size_t count = in.byte() % 6;
-        buffers.resize(count);
-        pointers.resize(count);
-        for (size_t i = 0; i < count; ++i) {
-            const uint8_t shape = in.byte();
-            const char* name = kNames[shape % 8];
-            const unsigned int type = kTypes[(shape >> 3) % 8];
-            size_t size = in.byte() % 80;
-            const uint8_t* bytes = in.take(size);
-            buffers[i].assign(bytes, bytes + size);
-            buffers[i].resize(size + 1);  // never a zero-length allocation to point at
-            OSSL_PARAM p{};
-            p.key = name;
-            p.data_type = type;
-            if (type == OSSL_PARAM_OCTET_PTR || type == OSSL_PARAM_UTF8_PTR) {
-                pointers[i] = (shape & 0x40) != 0 ? nullptr : buffers[i].data();
-                p.data = &pointers[i];
-                p.data_size = size;
-            } else {
-                // Malformed on purpose: NULL data that claims bytes.
-                p.data = (shape & 0x40) != 0 ? nullptr : buffers[i].data();
-                p.data_size = size;
-            }
-            p.return_size = OSSL_PARAM_UNMODIFIED;
-            params.push_back(p);
-        }
-        params.push_back(OSSL_PARAM_construct_end());
-    }
-};
-
+static_assert(sizeof kNames / sizeof kNames[0] == 8, "shape % 8 picks the name");
 const uint8_t kKey[40] = {7, 1, 9, 3};
 const uint8_t kMessage[300] = {1, 2, 3};
 
@@ -109,7 +66,7 @@ Bytes finish_digest(EVP_MD_CTX* ctx) {
 }
 
 // `key_length`: a valid key length for the algorithm (BLAKE2s keys are at most 32 bytes).
-void fuzz_mac(EVP_MAC* mac, RandomParams& random, uint8_t mode, size_t key_length) {
+void fuzz_mac(EVP_MAC* mac, fuzz::RandomParams& random, uint8_t mode, size_t key_length) {
     EVP_MAC_CTX* ctx = EVP_MAC_CTX_new(mac);
     if ((mode & 1) != 0) {
         EVP_MAC_init(ctx, kKey, key_length, nullptr);  // mid-message when the params arrive
@@ -145,7 +102,7 @@ void fuzz_mac(EVP_MAC* mac, RandomParams& random, uint8_t mode, size_t key_lengt
     EVP_MAC_CTX_free(ctx);
 }
 
-void fuzz_digest(const EVP_MD* md, RandomParams& random, uint8_t mode) {
+void fuzz_digest(const EVP_MD* md, fuzz::RandomParams& random, uint8_t mode) {
     EVP_MD_CTX* ctx = EVP_MD_CTX_new();
     EVP_DigestInit_ex2(ctx, md, nullptr);
     if ((mode & 1) != 0) {
@@ -177,8 +134,8 @@ void fuzz_digest(const EVP_MD* md, RandomParams& random, uint8_t mode) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fuzz::Reader in(data, size);
     const uint8_t mode = in.byte();
-    RandomParams random;
-    random.read(in);
+    fuzz::RandomParams random;
+    random.read(in, kNames, 8);
     const fuzz::Providers& p = fuzz::providers();
     const bool tree = (mode & 0x40) != 0;
     const bool blake2s = (mode & 0x20) != 0;

@@ -11,7 +11,15 @@
 #    same stanzas without that pass under default alone, and with it fail there;
 # 4. the names only blake2simd has (tests/evp_test/evp_blake2_names.txt, its generator in step
 #    with it: the RFC 7693 sizes, BLAKE2XB/BLAKE2XS, BLAKE2XBMAC/BLAKE2XSMAC) with only base and
-#    blake2simd active; with base alone they fail.
+#    blake2simd active; with base alone they fail;
+# 5. the tree's evpkdf_argon2.txt with default + blake2simd and -propquery provider=blake2simd,
+#    so only our ARGON2I/ARGON2D/ARGON2ID can answer (it fails with the module absent or
+#    corrupted), from a copy without the one stanza expecting `threads` 2 without a thread pool
+#    to fail at derive: we start threads of our own and succeed (docs/semantics.md), that stanza
+#    has no Output (so without its Result line it would ask for 0 bytes, which every Argon2
+#    refuses), and the `Threads = 2` stanza before it derives the same params with its output.
+#    Step 2 leaves that file out: with blake2simd preferred, the stanza fails there for the
+#    same reason.
 # usage: tools/ci/evp-test.sh TREE MODULE
 # SPDX-License-Identifier: Apache-2.0
 set -eu
@@ -69,7 +77,7 @@ blake2s_done=$(sed -n 's/^.*Completed \([0-9]*\) tests with 0 errors.*$/\1/p' "$
 echo "evp-test: the $blake2s_count BLAKE2s stanzas alone with base + blake2simd: $(completed "$work/out")"
 
 # 2. The tree's digest, MAC and KDF files: default + blake2simd preferred = default alone.
-tree_files=$(ls "$data"/evpmd_*.txt "$data"/evpmac_*.txt "$data"/evpkdf_*.txt)
+tree_files=$(ls "$data"/evpmd_*.txt "$data"/evpmac_*.txt "$data"/evpkdf_*.txt | grep -v '/evpkdf_argon2\.txt$')
 # shellcheck disable=SC2086
 evp_test default.cnf $tree_files && status_default=0 || status_default=$?
 sed '/random seed/d' "$work/out" >"$work/default.out"
@@ -104,3 +112,25 @@ evp_test base.cnf "$names" && fail "the blake2simd-only names passed with base a
 evp_test base-and-blake2simd.cnf "$names" || fail "the blake2simd-only names with base + blake2simd"
 echo "evp-test: sizes by name, BLAKE2X digests and MACs, base + blake2simd" \
     "($(grep -c '^Result = ' "$names") of them refusals or evp_test's verdicts): $(completed "$work/out")"
+
+# 5. Argon2, ours only by the property query. The stanza after the comment naming "threads > avail
+# threads" is left out (see the top), and the copy must differ from the file by that stanza alone.
+argon2_file=$data/evpkdf_argon2.txt
+if [ -f "$argon2_file" ]; then
+    awk 'BEGIN { RS = ""; ORS = "\n\n" } previous ~ /threads > avail threads/ { previous = $0; next }
+         { print; previous = $0 }' "$argon2_file" >"$work/argon2.txt"
+    stanzas=$(grep -c '^KDF *=' "$argon2_file")
+    kept=$(grep -c '^KDF *=' "$work/argon2.txt")
+    [ "$kept" = $((stanzas - 1)) ] || fail "evpkdf_argon2.txt: $kept of $stanzas stanzas kept, $((stanzas - 1)) expected"
+    evp_test default.cnf -propquery provider=blake2simd "$work/argon2.txt" &&
+        fail "Argon2 stanzas passed with provider=blake2simd and no blake2simd loaded"
+    head -c 4096 "$BLAKE2SIMD_MODULE" >"$work/corrupt.so"
+    BLAKE2SIMD_MODULE=$work/corrupt.so evp_test default-and-blake2simd.cnf -propquery provider=blake2simd \
+        "$work/argon2.txt" && fail "Argon2 stanzas passed with a corrupted blake2simd module"
+    evp_test default-and-blake2simd.cnf -propquery provider=blake2simd "$work/argon2.txt" ||
+        fail "evpkdf_argon2.txt with -propquery provider=blake2simd"
+    echo "evp-test: evpkdf_argon2.txt less the threads-without-pool stanza, -propquery" \
+        "provider=blake2simd: $(completed "$work/out")"
+else
+    echo "evp-test: this tree has no evpkdf_argon2.txt (OpenSSL before 3.2): step 5 skipped"
+fi

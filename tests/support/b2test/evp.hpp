@@ -7,6 +7,7 @@
 #include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/kdf.h>
 #include <openssl/params.h>
 #include <openssl/provider.h>
 
@@ -52,6 +53,14 @@ using MdPtr = std::unique_ptr<EVP_MD, MdFree>;
 using MdCtxPtr = std::unique_ptr<EVP_MD_CTX, MdCtxFree>;
 using MacPtr = std::unique_ptr<EVP_MAC, MacFree>;
 using MacCtxPtr = std::unique_ptr<EVP_MAC_CTX, MacCtxFree>;
+struct KdfFree {
+    void operator()(EVP_KDF* kdf) const noexcept { EVP_KDF_free(kdf); }
+};
+struct KdfCtxFree {
+    void operator()(EVP_KDF_CTX* ctx) const noexcept { EVP_KDF_CTX_free(ctx); }
+};
+using KdfPtr = std::unique_ptr<EVP_KDF, KdfFree>;
+using KdfCtxPtr = std::unique_ptr<EVP_KDF_CTX, KdfCtxFree>;
 
 // The running libcrypto's version decides what EVP itself does; tests built against one
 // version's headers may run on another.
