@@ -175,7 +175,8 @@ bool served_forms_pass(const KernelChoice& choice) noexcept {
                                       Entry{.blake2b_lanes = choice.blake2bp.compress}) &&
            dispatch::passes_self_test(Form::blake2s, Entry{.blake2s = choice.blake2s.compress}) &&
            dispatch::passes_self_test(Form::blake2sp,
-                                      Entry{.blake2s_lanes = choice.blake2sp.compress});
+                                      Entry{.blake2s_lanes = choice.blake2sp.compress}) &&
+           dispatch::passes_self_test(Form::blamka, Entry{.blamka = choice.blamka.compress});
 }
 
 // OSSL_PROVIDER_self_test(): the known answers of every kernel this CPU can run and of every

@@ -45,6 +45,13 @@ struct Broken {
 using BrokenB = Broken<blake2simd::Blake2bFamily, Form::blake2b, Form::blake2bp>;
 using BrokenS = Broken<blake2simd::Blake2sFamily, Form::blake2s, Form::blake2sp>;
 
+// BlaMka's reference with one bit of the new block flipped.
+void broken_fill_block(uint64_t* next, const uint64_t* previous, const uint64_t* reference,
+                       bool xor_into_next) noexcept {
+    dispatch::candidates(Form::blamka)[0].entry.blamka(next, previous, reference, xor_into_next);
+    next[7] ^= 1;
+}
+
 Entry broken_entry(Form form) {
     switch (form) {
         case Form::blake2b:
@@ -53,9 +60,12 @@ Entry broken_entry(Form form) {
             return {.blake2b_lanes = &BrokenB::lanes};
         case Form::blake2s:
             return {.blake2s = &BrokenS::single};
-        default:
+        case Form::blake2sp:
             return {.blake2s_lanes = &BrokenS::lanes};
+        case Form::blamka:
+            return {.blamka = &broken_fill_block};
     }
+    return {};
 }
 
 // The candidate the substitute breaks.
