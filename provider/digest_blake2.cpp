@@ -1,7 +1,7 @@
-// OSSL_OP_DIGEST implementations of BLAKE2B-512 and BLAKE2S-256, with size/salt/custom context
-// params, and of the sizes RFC 7693 names (BLAKE2B-160/256/384, BLAKE2S-128/160/224): one
-// template over the family and the size a name fixes, one dispatch table per algorithm.
-// SPDX-License-Identifier: Apache-2.0
+// OSSL_OP_DIGEST implementations of BLAKE2B-512 and BLAKE2S-256, with the parameter block's
+// fields as context params (kDigestTable), and of the sizes RFC 7693 names (BLAKE2B-160/256/384,
+// BLAKE2S-128/160/224): one template over the family and the size a name fixes, one dispatch table
+// per algorithm. SPDX-License-Identifier: Apache-2.0
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 
@@ -11,14 +11,21 @@
 #include "context.hpp"
 #include "errors.hpp"
 #include "names.hpp"
-#include "ossl_param.hpp"
 #include "provider_context.hpp"
 
 namespace blake2simd {
 namespace {
 
-template <class Family, size_t kDefaultSize>
+// The size a context starts with: the one the digest's name fixes, else the family's longest.
+template <class Family, size_t kNamedSize>
+inline constexpr size_t kDefaultSize = kNamedSize != 0 ? kNamedSize : Family::kMaxDigestBytes;
+
+// kNamedSize: the output size the algorithm's name fixes (BLAKE2B-256: 32), which the size param
+// may only repeat; 0: any size (BLAKE2B-512, BLAKE2S-256).
+template <class Family, size_t kNamedSize>
 struct DigestContext {
+    static constexpr const auto& kTable = kDigestTable<Family, kNamedSize>;
+
     ProviderContext* provider;
     const typename Family::Kernel* kernel;
     // Applied at the next init, kept across re-inits.
@@ -27,37 +34,22 @@ struct DigestContext {
     Blake2Engine<Family> engine;
 
     size_t output_size() const noexcept {
-        return phase == Phase::absorbing ? engine.digest_length() : settings.output_size;
+        return phase == Phase::absorbing ? engine.digest_length() : settings.block.digest_length;
     }
     const char* served_by() const noexcept { return kernel->name; }
 
     static Blake2Settings<Family> starting_settings() noexcept {
         Blake2Settings<Family> settings;
-        settings.output_size = kDefaultSize;
+        settings.block.digest_length = kDefaultSize<Family, kNamedSize>;
         return settings;
     }
 };
 
-// The size a context starts with: the one the digest's name fixes, else the family's longest.
-template <class Family, size_t kNamedSize>
-inline constexpr size_t kDefaultSize = kNamedSize != 0 ? kNamedSize : Family::kMaxDigestBytes;
-
 // The callbacks of one family's digest; their symbols name the family and size
-// (Digest<Blake2sFamily, 0>). kNamedSize: the output size the algorithm's name fixes
-// (BLAKE2B-256: 32), which the size param may only repeat; 0: any size (BLAKE2B-512, BLAKE2S-256).
+// (Digest<Blake2sFamily, 0>).
 template <class Family, size_t kNamedSize>
-struct Digest : DigestCallbacks<DigestContext<Family, kDefaultSize<Family, kNamedSize>>> {
-    using Context = DigestContext<Family, kDefaultSize<Family, kNamedSize>>;
-
-    static bool size_param_allowed(const OSSL_PARAM params[], Reason& failure) noexcept {
-        if constexpr (kNamedSize == 0) {
-            return true;
-        }
-        const OSSL_PARAM* p = param::locate(params, OSSL_DIGEST_PARAM_SIZE);
-        size_t size = 0;
-        return p == nullptr || parse_size_param(p, kNamedSize, kNamedSize,
-                                                Reason::size_fixed_by_name, size, failure);
-    }
+struct Digest : DigestCallbacks<DigestContext<Family, kNamedSize>> {
+    using Context = DigestContext<Family, kNamedSize>;
 
     static bool apply_params(Context* ctx, const OSSL_PARAM params[]) noexcept {
         // OpenSSL 3.0 inits a fresh context per message, mostly without params: as in the MAC's
@@ -65,11 +57,8 @@ struct Digest : DigestCallbacks<DigestContext<Family, kDefaultSize<Family, kName
         if (params == nullptr) {
             return true;
         }
-        ParsedParams<Family> parsed;
-        Reason failure{};
-        if (!size_param_allowed(params, failure) ||
-            !parse_params(params, ctx->settings, KeyPolicy::reject, parsed, failure)) {
-            B2_RAISE(ctx->provider, failure);
+        Parsed<Blake2Settings<Family>> parsed;
+        if (!parse_ctx_params(ctx, params, parsed)) {
             return false;
         }
         ctx->settings = parsed.settings;
@@ -81,7 +70,8 @@ struct Digest : DigestCallbacks<DigestContext<Family, kDefaultSize<Family, kName
         if (!apply_params(ctx, params)) {
             return 0;
         }
-        ctx->engine.start(ctx->kernel->compress, ctx->settings.parameter_block(0));
+        ctx->engine.start(ctx->kernel->compress, ctx->settings.parameter_block(0),
+                          ctx->settings.last_node);
         ctx->phase = Phase::absorbing;
         return 1;
     }

@@ -36,6 +36,15 @@ inline constexpr char kMacBlake2xs[] = "BLAKE2XSMAC";
 
 // Parameter names of our own (no OpenSSL macro exists for them).
 inline constexpr char kParamKernel[] = "kernel";
+// The parameter block's tree fields, hashlib's meanings (blake2b(fanout=..., ...)), OpenSSL's
+// spelling of multi-word names ("block-size").
+inline constexpr char kParamFanout[] = "fanout";
+inline constexpr char kParamDepth[] = "depth";
+inline constexpr char kParamLeafSize[] = "leaf-size";
+inline constexpr char kParamNodeOffset[] = "node-offset";
+inline constexpr char kParamNodeDepth[] = "node-depth";
+inline constexpr char kParamInnerSize[] = "inner-size";
+inline constexpr char kParamLastNode[] = "last-node";
 
 }  // namespace blake2simd::names
 
