@@ -150,18 +150,11 @@ inline void pad_into(uint8_t* field, size_t field_size, const Value& value) noex
     }
 }
 
-template <class Target>
-bool salt(Target& target, const Value& value, Refusal&) noexcept {
-    auto& block = blake2_fields(target.settings).block;
-    pad_into(block.salt, sizeof block.salt, value);
-    target.changed = true;
-    return true;
-}
-
-template <class Target>
-bool custom(Target& target, const Value& value, Refusal&) noexcept {
-    auto& block = blake2_fields(target.settings).block;
-    pad_into(block.personal, sizeof block.personal, value);
+// Salt (`Field` the block's salt) or personalization (personal).
+template <class Target, auto Field>
+bool padded_field(Target& target, const Value& value, Refusal&) noexcept {
+    auto& field = blake2_fields(target.settings).block.*Field;
+    pad_into(field, sizeof field, value);
     target.changed = true;
     return true;
 }
@@ -247,10 +240,11 @@ constexpr Row<T> output_size(uint64_t min, uint64_t max, Reason refusal) noexcep
 template <class T, class Family>
 constexpr std::array<Row<T>, 2> salt_custom() noexcept {
     using Reasons = ParamReasons<Family>;
+    using B = ParameterBlock<Family>;
     return {{{OSSL_MAC_PARAM_SALT, Type::octets, 0, Family::kSaltBytes, Reasons::salt_length,
-              &setters::salt<T>},
+              &setters::padded_field<T, &B::salt>},
              {OSSL_MAC_PARAM_CUSTOM, Type::octets, 0, Family::kPersonalBytes,
-              Reasons::custom_length, &setters::custom<T>}}};
+              Reasons::custom_length, &setters::padded_field<T, &B::personal>}}};
 }
 
 template <class T, class Family>
@@ -260,63 +254,40 @@ constexpr Row<T> key() noexcept {
         &setters::key<T>};
 }
 
+// A row setting, and getting, the parameter block's `Field`.
+template <class T, auto Field>
+constexpr Row<T> tree_field(const char* name, uint64_t min, uint64_t max,
+                            const char* limits) noexcept {
+    return {name,
+            Type::uint64,
+            min,
+            max,
+            {Reason::invalid_param_value, limits},
+            &setters::tree_field<T, Field>,
+            &setters::get_tree_field<typename T::Settings, Field>};
+}
+
 // hashlib's names and ranges (node-offset 48 bits in BLAKE2s, inner-size up to the digest).
 template <class T, class Family>
 constexpr std::array<Row<T>, 7> tree_fields() noexcept {
-    using S = typename T::Settings;
     using B = ParameterBlock<Family>;
     constexpr bool b = Family::kMember == Member::blake2b;
-    constexpr Reason bad = Reason::invalid_param_value;
+    constexpr uint64_t kMaxOffset = b ? UINT64_MAX : (uint64_t{1} << 48) - 1;
     return {{
-        {names::kParamFanout,
-         Type::uint64,
-         0,
-         255,
-         {bad, "fanout: must be 0..255"},
-         &setters::tree_field<T, &B::fanout>,
-         &setters::get_tree_field<S, &B::fanout>},
-        {names::kParamDepth,
-         Type::uint64,
-         1,
-         255,
-         {bad, "depth: must be 1..255"},
-         &setters::tree_field<T, &B::depth>,
-         &setters::get_tree_field<S, &B::depth>},
-        {names::kParamLeafSize,
-         Type::uint64,
-         0,
-         UINT32_MAX,
-         {bad, "leaf-size: must be 0..4294967295"},
-         &setters::tree_field<T, &B::leaf_length>,
-         &setters::get_tree_field<S, &B::leaf_length>},
-        {names::kParamNodeOffset,
-         Type::uint64,
-         0,
-         b ? UINT64_MAX : (uint64_t{1} << 48) - 1,
-         {bad, b ? "node-offset: must be 0..2^64-1" : "node-offset: BLAKE2s: must be 0..2^48-1"},
-         &setters::tree_field<T, &B::node_offset>,
-         &setters::get_tree_field<S, &B::node_offset>},
-        {names::kParamNodeDepth,
-         Type::uint64,
-         0,
-         255,
-         {bad, "node-depth: must be 0..255"},
-         &setters::tree_field<T, &B::node_depth>,
-         &setters::get_tree_field<S, &B::node_depth>},
-        {names::kParamInnerSize,
-         Type::uint64,
-         0,
-         Family::kMaxDigestBytes,
-         {bad, b ? "inner-size: must be 0..64" : "inner-size: BLAKE2s: must be 0..32"},
-         &setters::tree_field<T, &B::inner_length>,
-         &setters::get_tree_field<S, &B::inner_length>},
-        {names::kParamLastNode,
-         Type::uint64,
-         0,
-         1,
-         {bad, "last-node: must be 0 or 1"},
-         &setters::last_node<T>,
-         &setters::get_last_node<S>},
+        tree_field<T, &B::fanout>(names::kParamFanout, 0, 255, "fanout: must be 0..255"),
+        tree_field<T, &B::depth>(names::kParamDepth, 1, 255, "depth: must be 1..255"),
+        tree_field<T, &B::leaf_length>(names::kParamLeafSize, 0, UINT32_MAX,
+                                       "leaf-size: must be 0..4294967295"),
+        tree_field<T, &B::node_offset>(
+            names::kParamNodeOffset, 0, kMaxOffset,
+            b ? "node-offset: must be 0..2^64-1" : "node-offset: BLAKE2s: must be 0..2^48-1"),
+        tree_field<T, &B::node_depth>(names::kParamNodeDepth, 0, 255, "node-depth: must be 0..255"),
+        tree_field<T, &B::inner_length>(
+            names::kParamInnerSize, 0, Family::kMaxDigestBytes,
+            b ? "inner-size: must be 0..64" : "inner-size: BLAKE2s: must be 0..32"),
+        {names::kParamLastNode, Type::uint64, 0, 1,
+         Refusal{Reason::invalid_param_value, "last-node: must be 0 or 1"}, &setters::last_node<T>,
+         &setters::get_last_node<typename T::Settings>},
     }};
 }
 

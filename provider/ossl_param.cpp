@@ -175,9 +175,12 @@ Status set_utf8(OSSL_PARAM* p, const char* value) noexcept {
     }
 }
 
-Status get_octet_string_view(const OSSL_PARAM* p, const uint8_t*& bytes, size_t& size) noexcept {
-    if (p == nullptr || p->data_type != OSSL_PARAM_OCTET_STRING ||
-        (p->data == nullptr && p->data_size != 0)) {
+namespace {
+
+// A string param of `type`, its bytes referenced.
+Status get_string_view(const OSSL_PARAM* p, unsigned int type, const uint8_t*& bytes,
+                       size_t& size) noexcept {
+    if (p == nullptr || p->data_type != type || (p->data == nullptr && p->data_size != 0)) {
         return Status::wrong_type;
     }
     bytes = static_cast<const uint8_t*>(p->data);
@@ -185,14 +188,14 @@ Status get_octet_string_view(const OSSL_PARAM* p, const uint8_t*& bytes, size_t&
     return Status::ok;
 }
 
+}  // namespace
+
+Status get_octet_string_view(const OSSL_PARAM* p, const uint8_t*& bytes, size_t& size) noexcept {
+    return get_string_view(p, OSSL_PARAM_OCTET_STRING, bytes, size);
+}
+
 Status get_utf8_string_view(const OSSL_PARAM* p, const uint8_t*& bytes, size_t& size) noexcept {
-    if (p == nullptr || p->data_type != OSSL_PARAM_UTF8_STRING ||
-        (p->data == nullptr && p->data_size != 0)) {
-        return Status::wrong_type;
-    }
-    bytes = static_cast<const uint8_t*>(p->data);
-    size = p->data_size;
-    return Status::ok;
+    return get_string_view(p, OSSL_PARAM_UTF8_STRING, bytes, size);
 }
 
 }  // namespace blake2simd::param
