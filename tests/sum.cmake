@@ -34,3 +34,9 @@ add_test(NAME sum.extras
                  ${_b2_sum_emulator} ${_b2_sum_free_scan})
 set_tests_properties(sum.differential sum.extras PROPERTIES
   LABELS "sum;differential" SKIP_RETURN_CODE 77 TIMEOUT 300)
+# Its options declared once (cli/options.cpp): --help, the bash completion and the man page agree.
+add_test(NAME sum.options_agree
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/cli_sum_options.py
+                 --sum $<TARGET_FILE:blake2simd-sum> --source-dir ${PROJECT_SOURCE_DIR})
+set_tests_properties(sum.options_agree PROPERTIES LABELS "sum;style" SKIP_RETURN_CODE 77
+                     TIMEOUT 120)
