@@ -33,8 +33,9 @@ enum class Phase : uint8_t { idle, absorbing, finished };
 // What every algorithm context provides, and all that the code here reads of it: the provider
 // instance it reports errors through, the kernel serving it (chosen at newctx), its phase, an
 // engine taking the message, the size its final writes (or would write) and the kernel's name
-// for the "kernel" param. Trivially copyable, as dupctx is a copy, and aligned to no more than
-// 16, as OpenSSL's allocator promises no more.
+// for the "kernel" param (the callbacks of TableCallbacks also read its param table, kTable,
+// and the settings that table's setters write). Trivially copyable, as dupctx is a copy, and
+// aligned to no more than 16, as OpenSSL's allocator promises no more.
 template <class Context>
 concept AlgorithmContext = std::is_trivially_copyable_v<Context> && alignof(Context) <= 16 &&
                            requires(Context& ctx, const Context& view, const unsigned char* in,
