@@ -226,6 +226,19 @@ bool xof_mode(Target& target, const Value& value, Refusal&) noexcept {
 
 }  // namespace setters
 
+// Our own param names (OpenSSL has no macro for them), declared here with their rows. The
+// parameter block's tree fields: hashlib's meanings (blake2b(fanout=..., ...)), OpenSSL's
+// spelling of multi-word names ("block-size").
+namespace names {
+inline constexpr char kParamFanout[] = "fanout";
+inline constexpr char kParamDepth[] = "depth";
+inline constexpr char kParamLeafSize[] = "leaf-size";
+inline constexpr char kParamNodeOffset[] = "node-offset";
+inline constexpr char kParamNodeDepth[] = "node-depth";
+inline constexpr char kParamInnerSize[] = "inner-size";
+inline constexpr char kParamLastNode[] = "last-node";
+}  // namespace names
+
 // The rows. `T` is the Parsed<...> the table's setters write.
 namespace rows {
 

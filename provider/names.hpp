@@ -34,17 +34,9 @@ inline constexpr char kDigestBlake2xs[] = "BLAKE2XS";
 inline constexpr char kMacBlake2xb[] = "BLAKE2XBMAC";
 inline constexpr char kMacBlake2xs[] = "BLAKE2XSMAC";
 
-// Parameter names of our own (no OpenSSL macro exists for them).
+// Parameter names of our own (no OpenSSL macro exists for them); those of settable params are
+// declared with their rows (algorithm_params.hpp).
 inline constexpr char kParamKernel[] = "kernel";
-// The parameter block's tree fields, hashlib's meanings (blake2b(fanout=..., ...)), OpenSSL's
-// spelling of multi-word names ("block-size").
-inline constexpr char kParamFanout[] = "fanout";
-inline constexpr char kParamDepth[] = "depth";
-inline constexpr char kParamLeafSize[] = "leaf-size";
-inline constexpr char kParamNodeOffset[] = "node-offset";
-inline constexpr char kParamNodeDepth[] = "node-depth";
-inline constexpr char kParamInnerSize[] = "inner-size";
-inline constexpr char kParamLastNode[] = "last-node";
 
 }  // namespace blake2simd::names
 
