@@ -15,7 +15,7 @@ struct Algorithm {
     const char* mac;          // EVP_MAC name (-k)
     unsigned max_bits;        // the longest -l
     unsigned default_bits;    // no -l, -l 0, a tag without a length
-    bool variable_length;     // -l applies (the tree modes have one output size)
+    bool variable_length;     // -l applies (every algorithm here: the tree modes too, as b2sum)
     bool xof;                 // BLAKE2X: -l is the output length fixed in the root hash H0
     size_t max_key;           // bytes
 };
@@ -27,8 +27,8 @@ inline constexpr unsigned kXofMaxBits = 65536 * 8;
 inline constexpr Algorithm kAlgorithms[] = {
     {"blake2b", "BLAKE2b", "BLAKE2B-512", "BLAKE2BMAC", 512, 512, true, false, 64},
     {"blake2s", "BLAKE2s", "BLAKE2S-256", "BLAKE2SMAC", 256, 256, true, false, 32},
-    {"blake2bp", "BLAKE2bp", "BLAKE2BP-512", "BLAKE2BPMAC", 512, 512, false, false, 64},
-    {"blake2sp", "BLAKE2sp", "BLAKE2SP-256", "BLAKE2SPMAC", 256, 256, false, false, 32},
+    {"blake2bp", "BLAKE2bp", "BLAKE2BP-512", "BLAKE2BPMAC", 512, 512, true, false, 64},
+    {"blake2sp", "BLAKE2sp", "BLAKE2SP-256", "BLAKE2SPMAC", 256, 256, true, false, 32},
     {"blake2xb", "BLAKE2Xb", "BLAKE2XB", "BLAKE2XBMAC", kXofMaxBits, 512, true, true, 64},
     {"blake2xs", "BLAKE2Xs", "BLAKE2XS", "BLAKE2XSMAC", 65534 * 8, 256, true, true, 32},
 };

@@ -2,11 +2,14 @@
 #include "options.hpp"
 
 #include <getopt.h>
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
+#include <string>
 
 #include "messages.hpp"
 #include "quoting.hpp"
@@ -26,30 +29,149 @@ enum LongOnly {
     kVersion,
 };
 
-// b2sum's long options first; ours are spelled so that no b2sum option's abbreviation becomes
-// ambiguous (no --verbose beside --version, nothing starting with "s").
-const option kLongOptions[] = {
-    {"length", required_argument, nullptr, 'l'},
-    {"check", no_argument, nullptr, 'c'},
-    {"ignore-missing", no_argument, nullptr, kIgnoreMissing},
-    {"quiet", no_argument, nullptr, kQuiet},
-    {"status", no_argument, nullptr, kStatus},
-    {"warn", no_argument, nullptr, 'w'},
-    {"strict", no_argument, nullptr, kStrict},
-    {"tag", no_argument, nullptr, kTag},
-    {"zero", no_argument, nullptr, 'z'},
-    {"binary", no_argument, nullptr, 'b'},
-    {"text", no_argument, nullptr, 't'},
-    {"algorithm", required_argument, nullptr, 'a'},
-    {"key", required_argument, nullptr, 'k'},
-    {"kernel", required_argument, nullptr, kKernel},
-    {"print-kernel", no_argument, nullptr, 'v'},
-    {"jobs", required_argument, nullptr, 'j'},
-    {"provider-path", required_argument, nullptr, kProviderPath},
-    {"help", no_argument, nullptr, kHelp},
-    {"version", no_argument, nullptr, kVersion},
-    {nullptr, 0, nullptr, 0},
+// Where --help lists an option.
+enum class Section : uint8_t { main, checking, information };
+
+// Every option, once: getopt's tables, --help and the -a list follow from it (the bash
+// completion and the man page are checked against --help by tests/cli_sum_options.py).
+// In --help's order, which is also getopt's: options sharing a prefix (--status/--strict,
+// --tag/--text, --key/--kernel, --print-kernel/--provider-path) keep b2sum's relative order,
+// so an ambiguous abbreviation lists them as b2sum does. Ours are spelled so that no b2sum
+// option's abbreviation becomes ambiguous (no --verbose beside --version, nothing starting
+// with "s").
+struct OptionSpec {
+    int id;                // the short option's letter, or a LongOnly value
+    const char* name;      // the long option
+    const char* argument;  // its argument's name; nullptr: none
+    Section section;
+    const char* help;  // '\n' starts a continuation line
 };
+
+// The -a line is made from kAlgorithms (print_option_help).
+constexpr const char* kAlgorithmHelp = nullptr;
+
+constexpr OptionSpec kOptionSpecs[] = {
+    {'a', "algorithm", "NAME", Section::main, kAlgorithmHelp},
+    {'b', "binary", nullptr, Section::main, "read in binary mode"},
+    {'c', "check", nullptr, Section::main, "read checksums from the FILEs and check them"},
+    {'l', "length", "BITS", Section::main,
+     "digest length in bits; must not exceed the max for\n"
+     "  the algorithm and must be a multiple of 8\n"
+     "  (blake2bp/blake2sp: every node's digest length,\n"
+     "  as the reference b2sum; for blake2xb/blake2xs\n"
+     "  the XOF output length, up to 524288 bits, fixed\n"
+     "  in the root hash as in the official vectors;\n"
+     "  default 512/256)"},
+    {kTag, "tag", nullptr, Section::main, "create a BSD-style checksum (BLAKE2b-256 (FILE) = ...)"},
+    {'t', "text", nullptr, Section::main, "read in text mode (default)"},
+    {'z', "zero", nullptr, Section::main,
+     "end each output line with NUL, not newline,\n  and disable file name escaping"},
+    {'k', "key", "FILE", Section::main,
+     "keyed hashing (BLAKE2 MAC) with the key in FILE (1 to 64\n"
+     "  bytes, 32 for blake2s/blake2sp; mode 600 or stricter)"},
+    {'j', "jobs", "N", Section::main, "hash up to N files at once (output stays in order)"},
+    {kKernel, "kernel", "NAME", Section::main,
+     "ask the provider for this kernel (see blake2simd(7))"},
+    {'v', "print-kernel", nullptr, Section::main, "tell on stderr which kernel hashed each file"},
+    {kProviderPath, "provider-path", "DIR", Section::main, "load blake2simd.so from DIR only"},
+    {kIgnoreMissing, "ignore-missing", nullptr, Section::checking,
+     "don't fail or report status for missing files"},
+    {kQuiet, "quiet", nullptr, Section::checking,
+     "don't print OK for each successfully verified file"},
+    {kStatus, "status", nullptr, Section::checking,
+     "don't output anything, status code shows success"},
+    {kStrict, "strict", nullptr, Section::checking,
+     "exit non-zero for improperly formatted checksum lines"},
+    {'w', "warn", nullptr, Section::checking, "warn about improperly formatted checksum lines"},
+    {kHelp, "help", nullptr, Section::information, "display this help and exit"},
+    {kVersion, "version", nullptr, Section::information, "output version information and exit"},
+};
+constexpr size_t kOptionCount = sizeof kOptionSpecs / sizeof kOptionSpecs[0];
+
+constexpr bool has_short_name(const OptionSpec& spec) {
+    return spec.id <= CHAR_MAX;
+}
+
+// getopt_long's tables, from kOptionSpecs.
+struct GetoptTables {
+    option long_options[kOptionCount + 1];
+    char short_options[2 * kOptionCount + 1];
+};
+
+constexpr GetoptTables make_getopt_tables() {
+    GetoptTables tables{};
+    size_t used = 0;
+    for (size_t i = 0; i < kOptionCount; ++i) {
+        const OptionSpec& spec = kOptionSpecs[i];
+        const int has_argument = spec.argument != nullptr ? required_argument : no_argument;
+        tables.long_options[i] = option{spec.name, has_argument, nullptr, spec.id};
+        if (has_short_name(spec)) {
+            tables.short_options[used++] = static_cast<char>(spec.id);
+            if (spec.argument != nullptr) {
+                tables.short_options[used++] = ':';
+            }
+        }
+    }
+    tables.long_options[kOptionCount] = option{nullptr, 0, nullptr, 0};
+    tables.short_options[used] = '\0';
+    return tables;
+}
+
+constexpr GetoptTables kGetopt = make_getopt_tables();
+
+// "blake2b (default), blake2s, ..., blake2xb or blake2xs" (--help), and "blake2b, blake2s, ...,
+// blake2xs", the list an unknown -a names.
+std::string algorithm_list(const char* last_separator, bool mark_default) {
+    std::string text;
+    for (const Algorithm& a : kAlgorithms) {
+        if (!text.empty()) {
+            text += &a == &kAlgorithms[std::size(kAlgorithms) - 1] ? last_separator : ", ";
+        }
+        text += a.option;
+        if (mark_default && &a == &kDefaultAlgorithm) {
+            text += " (default)";
+        }
+    }
+    return text;
+}
+
+// One option's --help entry: "  -a, --algorithm=NAME  text", continuation lines under the text.
+void print_option_help(const OptionSpec& spec) {
+    const size_t column = spec.section == Section::information ? 15 : 22;
+    std::string head = has_short_name(spec) ? std::string("  -") + static_cast<char>(spec.id) + ","
+                                            : std::string("     ");
+    head += std::string(" --") + spec.name;
+    if (spec.argument != nullptr) {
+        head += std::string("=") + spec.argument;
+    }
+    head.resize(std::max(head.size(), column), ' ');
+    std::string text = spec.help != nullptr ? spec.help : "";
+    if (spec.help == kAlgorithmHelp) {
+        // Wrapped after the fourth name, as the reference's width allows.
+        text = algorithm_list(" or ", true);
+        const size_t fourth = text.find(", ", text.find(", ", text.find(", ") + 2) + 2);
+        const size_t cut = text.find(", ", fourth + 2);
+        if (cut != std::string::npos) {
+            text.replace(cut, 2, ",\n  ");
+        }
+    }
+    // A continuation line ("  more") starts under the text, two columns in.
+    const std::string newline = "\n" + std::string(column + 2, ' ');
+    size_t position = 0;
+    while ((position = text.find('\n', position)) != std::string::npos) {
+        text.replace(position, 1, newline);
+        position += newline.size();
+    }
+    std::printf("%s  %s\n", head.c_str(), text.c_str());
+}
+
+void print_section(Section section) {
+    for (const OptionSpec& spec : kOptionSpecs) {
+        if (spec.section == section) {
+            print_option_help(spec);
+        }
+    }
+}
 
 int usage_error(const std::string& message) {
     report(message);
@@ -98,7 +220,8 @@ void print_version();
 // The option loop; -1 to go on, else an exit status.
 int read_options(int argc, char** argv, Options& o, uintmax_t* bits) {
     int c = 0;
-    while ((c = getopt_long(argc, argv, "l:bctwza:k:vj:", kLongOptions, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, kGetopt.short_options, kGetopt.long_options, nullptr)) !=
+           -1) {
         switch (c) {
             case 'l':
                 if (!parse_length(optarg, bits)) {
@@ -143,9 +266,8 @@ int read_options(int argc, char** argv, Options& o, uintmax_t* bits) {
             case 'a':
                 o.algorithm = find_algorithm(optarg);
                 if (o.algorithm == nullptr) {
-                    return usage_error("invalid algorithm " + quote_text(optarg) +
-                                       " (blake2b, blake2s, blake2bp, blake2sp, blake2xb, "
-                                       "blake2xs)");
+                    return usage_error("invalid algorithm " + quote_text(optarg) + " (" +
+                                       algorithm_list(", ", false) + ")");
                 }
                 o.algorithm_given = true;
                 break;
@@ -247,45 +369,21 @@ void print_help() {
         "\n"
         "With no FILE, or when FILE is -, read standard input.\n"
         "\n"
-        "Mandatory arguments to long options are mandatory for short options too.\n"
-        "  -a, --algorithm=NAME  blake2b (default), blake2s, blake2bp, blake2sp,\n"
-        "                          blake2xb or blake2xs\n"
-        "  -b, --binary          read in binary mode\n"
-        "  -c, --check           read checksums from the FILEs and check them\n"
-        "  -l, --length=BITS     digest length in bits; must not exceed the max for\n"
-        "                          the algorithm and must be a multiple of 8\n"
-        "                          (blake2bp and blake2sp have one length; for\n"
-        "                          blake2xb/blake2xs the XOF output length, up to\n"
-        "                          524288 bits, fixed in the root hash as in the\n"
-        "                          official vectors; default 512/256)\n"
-        "      --tag             create a BSD-style checksum (BLAKE2b-256 (FILE) = ...)\n"
-        "  -t, --text            read in text mode (default)\n"
-        "  -z, --zero            end each output line with NUL, not newline,\n"
-        "                          and disable file name escaping\n"
-        "  -k, --key=FILE        keyed hashing (BLAKE2 MAC) with the key in FILE (1 to 64\n"
-        "                          bytes, 32 for blake2s/blake2sp; mode 600 or stricter)\n"
-        "  -j, --jobs=N          hash up to N files at once (output stays in order)\n"
-        "      --kernel=NAME     ask the provider for this kernel (see blake2simd(7))\n"
-        "  -v, --print-kernel    tell on stderr which kernel hashed each file\n"
-        "      --provider-path=DIR  load blake2simd.so from DIR only\n"
-        "\n"
-        "The following five options are useful only when verifying checksums:\n"
-        "      --ignore-missing  don't fail or report status for missing files\n"
-        "      --quiet           don't print OK for each successfully verified file\n"
-        "      --status          don't output anything, status code shows success\n"
-        "      --strict          exit non-zero for improperly formatted checksum lines\n"
-        "  -w, --warn            warn about improperly formatted checksum lines\n"
-        "\n"
-        "      --help     display this help and exit\n"
-        "      --version  output version information and exit\n"
+        "Mandatory arguments to long options are mandatory for short options too.\n",
+        g_program_name);
+    print_section(Section::main);
+    std::printf("\nThe following five options are useful only when verifying checksums:\n");
+    print_section(Section::checking);
+    std::printf("\n");
+    print_section(Section::information);
+    std::printf(
         "\n"
         "The sums are computed as described in RFC 7693 (and the BLAKE2 paper's tree\n"
         "modes for blake2bp and blake2sp). The provider is loaded into a library context\n"
         "of this program's own: openssl.cnf is not read, and nothing but blake2simd hashes.\n"
         "Exit status: 0 on success, 1 if a file failed or did not match, 2 if the\n"
         "provider cannot be loaded.\n"
-        "Manual: blake2simd-sum(1).\n",
-        g_program_name);
+        "Manual: blake2simd-sum(1).\n");
 }
 
 void print_version() {

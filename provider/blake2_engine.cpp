@@ -25,37 +25,38 @@ void Blake2Engine<Family>::start(Compress compress, const ParameterBlock<Family>
 }
 
 template <class Family>
-void Blake2Engine<Family>::resume(Compress compress, const State& state,
-                                  uint8_t digest_length) noexcept {
+void Blake2Engine<Family>::resume(Compress compress, const State& state, uint8_t digest_length,
+                                  bool last_node) noexcept {
     m_state = state;
     m_compress = compress;
     m_buffered = 0;
     m_digest_length = digest_length;
-    m_last_node = false;
+    m_last_node = last_node;
     m_key_block_buffered = false;
 }
 
-// Fixed-size copies of the padded key compile to a few vector moves; a block-sized memset and
+// A fixed-size copy of the key block compiles to a few vector moves; a block-sized memset and
 // a key-length memcpy were a call each (rep stos / rep movs with g++'s default tuning), a good
 // part of the cost of a re-key.
 template <class Family>
 void Blake2Engine<Family>::start_keyed_empty(Compress compress,
                                              const ParameterBlock<Family>& parameter_block,
-                                             const PaddedKey& padded_key) noexcept {
-    constexpr size_t kKeyBytes = Family::kMaxKeyBytes;
-    start(compress, parameter_block);
-    std::memcpy(m_buffer, padded_key, kKeyBytes);
-    std::memset(m_buffer + kKeyBytes, 0, kBlockBytes - kKeyBytes);
+                                             const KeyBlock& key_block, bool last_node) noexcept {
+    start(compress, parameter_block, last_node);
+    std::memcpy(m_buffer, key_block, kBlockBytes);
     m_buffered = kBlockBytes;
     m_key_block_buffered = true;
 }
 
+// Straight from the caller's key block: no copy in the buffer to cleanse afterwards.
 template <class Family>
 void Blake2Engine<Family>::start_after_key_block(Compress compress,
                                                  const ParameterBlock<Family>& parameter_block,
-                                                 const PaddedKey& padded_key) noexcept {
-    start_keyed_empty(compress, parameter_block, padded_key);
-    compress_buffered_block();
+                                                 const KeyBlock& key_block,
+                                                 bool last_node) noexcept {
+    start(compress, parameter_block, last_node);
+    m_compress(&m_state, key_block, 1, kBlockBytes);
+    scrub_after_key_block();
 }
 
 template <class Family>
@@ -136,6 +137,7 @@ typename Blake2Engine<Family>::Snapshot Blake2Engine<Family>::snapshot() const n
     std::memcpy(snapshot.buffer, m_buffer, sizeof snapshot.buffer);
     snapshot.buffered = m_buffered;
     snapshot.digest_length = m_digest_length;
+    snapshot.last_node = m_last_node;
     return snapshot;
 }
 
@@ -156,7 +158,7 @@ void Blake2Engine<Family>::restore(Compress compress, const Snapshot& snapshot) 
     m_compress = compress;
     m_buffered = snapshot.buffered;
     m_digest_length = snapshot.digest_length;
-    m_last_node = false;
+    m_last_node = snapshot.last_node;
     m_key_block_buffered = false;
 }
 

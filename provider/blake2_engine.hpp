@@ -98,14 +98,16 @@ class Blake2Engine final {
   public:
     using Compress = typename Family::Compress;
     using State = typename Family::State;
-    using PaddedKey = uint8_t[Family::kMaxKeyBytes];
+    // The key block: the key zero-padded to a whole block (as MacKey stores it).
+    using KeyBlock = uint8_t[Family::kBlockBytes];
 
     // Unkeyed start. `last_node` marks the last node of a tree level (a tree's last leaf, root).
     void start(Compress compress, const ParameterBlock<Family>& parameter_block,
                bool last_node = false) noexcept;
 
     // Starts from a chaining state already advanced past some blocks (e.g. a MAC's key block).
-    void resume(Compress compress, const State& state, uint8_t digest_length) noexcept;
+    void resume(Compress compress, const State& state, uint8_t digest_length,
+                bool last_node = false) noexcept;
 
     void update(const uint8_t* data, size_t length) noexcept;
 
@@ -115,21 +117,18 @@ class Blake2Engine final {
     uint8_t digest_length() const noexcept { return m_digest_length; }
     const State& state() const noexcept { return m_state; }
 
-    // The keyed starts take the key zero-padded to Family::kMaxKeyBytes (as MacKey stores it).
-    //
-    // Compresses the key block in place as a normal (non-final) block, leaving the engine
-    // just after it; state() is then the chaining value a keyed hash continues from. In
-    // place, so the engine makes no copy of the key block or of the state elsewhere; the buffer
-    // is cleansed right after the key block is compressed (here, in finish() and wherever a
-    // buffered key block is compressed later: a short message would overwrite only its head,
-    // and a replaced key must leave no copy behind). The kernel's own copies (its stack frame,
-    // the vector registers) are scrubbed then as well (scrub.hpp).
+    // Compresses the caller's key block as a normal (non-final) block, leaving the engine just
+    // after it; state() is then the chaining value a keyed hash continues from. The engine
+    // makes no copy of the key block; the kernel's own copies (its stack frame, the vector
+    // registers) are scrubbed right after (scrub.hpp).
     void start_after_key_block(Compress compress, const ParameterBlock<Family>& parameter_block,
-                               const PaddedKey& padded_key) noexcept;
+                               const KeyBlock& key_block, bool last_node = false) noexcept;
 
-    // The first-block-only state of a keyed hash of the empty message.
+    // The first-block-only state of a keyed hash of the empty message: the key block buffered.
+    // The buffer is cleansed wherever a buffered key block is compressed (a short message would
+    // overwrite only its head, and a replaced key must leave no copy behind).
     void start_keyed_empty(Compress compress, const ParameterBlock<Family>& parameter_block,
-                           const PaddedKey& padded_key) noexcept;
+                           const KeyBlock& key_block, bool last_node = false) noexcept;
 
     // True while the buffer holds the key block and no message byte followed it.
     bool key_block_buffered() const noexcept { return m_key_block_buffered; }
@@ -148,6 +147,7 @@ class Blake2Engine final {
         uint8_t buffer[Family::kBlockBytes];
         uint32_t buffered;
         uint8_t digest_length;
+        bool last_node;  // the message ends a tree's last node (f1 at finish)
     };
     Snapshot snapshot() const noexcept;
 
@@ -185,12 +185,11 @@ using Blake2sEngine = Blake2Engine<Blake2sFamily>;
 // leaves advance through the family's many-lane compression, the rest through its single-lane
 // one.
 
-// Every node's output, the leaves' and the root's: the family's full digest.
+// The leaves' output (the inner hash length): the family's full digest, whatever the tree's
+// digest length (every node's parameter block names the latter, as the reference blake2bp.c and
+// blake2sp.c define it).
 template <class Family>
-inline constexpr size_t kTreeDigestBytes = Family::kMaxDigestBytes;
-
-inline constexpr size_t kBlake2bpDigestBytes = kTreeDigestBytes<Blake2bFamily>;
-inline constexpr size_t kBlake2spDigestBytes = kTreeDigestBytes<Blake2sFamily>;
+inline constexpr size_t kTreeInnerBytes = Family::kMaxDigestBytes;
 
 // Trivially copyable, holds no pointers to itself: contexts duplicate it with a plain copy.
 // It holds the key and chaining values; owners cleanse it. Instantiated for both families in
@@ -201,15 +200,18 @@ class TreeEngine final {
     using Compress = typename Family::Compress;
     using CompressLanes = typename Family::CompressLanes;
     static constexpr size_t kLeaves = Family::kLanes;
-    static constexpr size_t kDigestBytes = kTreeDigestBytes<Family>;
+    static constexpr size_t kDigestBytes = kTreeInnerBytes<Family>;  // a leaf's
 
     // key_length 0: unkeyed. Otherwise each leaf absorbs the zero-padded key as its first block.
+    // digest_length: the tree's, 1..kDigestBytes.
     void start(Compress compress, CompressLanes compress_lanes, const uint8_t* key,
-               size_t key_length) noexcept;
+               size_t key_length, size_t digest_length = kDigestBytes) noexcept;
 
     void update(const uint8_t* data, size_t length) noexcept;
 
-    // Writes kDigestBytes bytes; the engine must be started again before further use.
+    uint8_t digest_length() const noexcept { return m_digest_length; }
+
+    // Writes digest_length() bytes; the engine must be started again before further use.
     void finish(uint8_t* out) noexcept;
 
     // For a key replaced while a message is in progress: that message keeps its key, but the
@@ -226,6 +228,7 @@ class TreeEngine final {
         typename Family::Word t[kLeaves][2];
         uint8_t pending[(2 * kLeaves - 1) * Family::kBlockBytes];
         uint32_t pending_length;
+        uint8_t digest_length;  // the tree's (its `size`), 1..kDigestBytes
     };
     Snapshot snapshot() const noexcept;
 
@@ -264,6 +267,7 @@ class TreeEngine final {
     CompressLanes m_compress_lanes;
     uint32_t m_pending_length;
     uint8_t m_key_length;
+    uint8_t m_digest_length;
     bool m_key_held;                  // m_key holds the key: some leaf may end on it
     bool m_empty_leaf_digests_ready;  // forget_key() computed them for this message
 };

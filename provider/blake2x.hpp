@@ -17,23 +17,7 @@
 
 namespace blake2simd {
 
-// The XOF length field: 32 bits after BLAKE2b's 32-bit node offset, 16 bits after BLAKE2s's.
-template <class Family>
-struct XofLimits;
-
-template <>
-struct XofLimits<Blake2bFamily> {
-    static constexpr uint64_t kUnknownLength = 0xffffffffu;  // "length not known in advance"
-};
-
-template <>
-struct XofLimits<Blake2sFamily> {
-    static constexpr uint64_t kUnknownLength = 0xffffu;
-};
-
-// Longest output whose length H0 fixes (2^32-2, 2^16-2 bytes).
-template <class Family>
-inline constexpr uint64_t kMaxXofLength = XofLimits<Family>::kUnknownLength - 1;
+// XofLimits, kMaxXofLength: algorithm_params.hpp (the tables' ranges).
 
 // Longest output of the unknown-length mode: 2^32 blocks (the node offset is 32 bits).
 template <class Family>
@@ -101,18 +85,6 @@ void write_xof_output(typename Family::Compress compress,
 // (OpenSSL 3.3's squeeze slot: digest_ids.hpp).
 
 namespace blake2simd {
-
-// A length fixed in H0: 1..kMaxXofLength (0 and the unknown-length value are not lengths).
-template <class Family>
-bool parse_xof_length(const OSSL_PARAM* p, uint64_t& length, Reason& failure) noexcept {
-    size_t value = 0;
-    if (!parse_size_param(p, 1, kMaxXofLength<Family>, Reason::xof_invalid_length, value,
-                          failure)) {
-        return false;
-    }
-    length = value;
-    return true;
-}
 
 // An XOF's context (BLAKE2XB/XS and their MACs) also has its output stream, `xof` (an
 // XofState), and `lanes`, the lanes form its output blocks are made on a group at a time.

@@ -8,6 +8,9 @@
 #include <openssl/core.h>
 #include <openssl/core_dispatch.h>
 
+#include <openssl/core_names.h>
+
+#include <array>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -20,6 +23,8 @@
 #include "core_memory.hpp"
 #include "digest_ids.hpp"
 #include "errors.hpp"
+#include "names.hpp"
+#include "param_table.hpp"
 #include "provider_context.hpp"
 
 namespace blake2simd {
@@ -29,8 +34,9 @@ enum class Phase : uint8_t { idle, absorbing, finished };
 // What every algorithm context provides, and all that the code here reads of it: the provider
 // instance it reports errors through, the kernel serving it (chosen at newctx), its phase, an
 // engine taking the message, the size its final writes (or would write) and the kernel's name
-// for the "kernel" param. Trivially copyable, as dupctx is a copy, and aligned to no more than
-// 16, as OpenSSL's allocator promises no more.
+// for the "kernel" param (the callbacks of TableCallbacks also read its param table, kTable,
+// and the settings that table's setters write). Trivially copyable, as dupctx is a copy, and
+// aligned to no more than 16, as OpenSSL's allocator promises no more.
 template <class Context>
 concept AlgorithmContext = std::is_trivially_copyable_v<Context> && alignof(Context) <= 16 &&
                            requires(Context& ctx, const Context& view, const unsigned char* in,
@@ -259,8 +265,25 @@ struct ContextLifecycle {
         }                                                                                      \
     }
 
-// What the digests of both families share: their fixed params and ctx param tables.
+// What the digests and MACs share: their fixed params, and their ctx params derived from the
+// context's param table (`Context::kTable`, algorithm_params.hpp).
 namespace blake2simd {
+
+// Parses `params` against the context's table into `parsed`, a copy of the context's settings
+// with every given param applied; a refusal is raised and nothing is applied (the caller applies
+// `parsed` only on success). A NULL array parses to the settings unchanged.
+template <class Context>
+bool parse_ctx_params(Context* ctx, const OSSL_PARAM params[],
+                      Parsed<decltype(Context::settings)>& parsed, bool at_init = false) noexcept {
+    parsed.settings = ctx->settings;
+    parsed.at_init = at_init;
+    Refusal failure;
+    if (!params::parse(params, Context::kTable, parsed, failure)) {
+        B2_RAISE(ctx->provider, failure);
+        return false;
+    }
+    return true;
+}
 
 // Fills `block_size`, `digest_size`, and the XOF and algorithm-id flags every digest shares; a
 // param that cannot take its value fails the call, with a reason raised.
@@ -269,18 +292,44 @@ bool get_digest_params(OSSL_PARAM params[], size_t block_size, size_t digest_siz
 
 extern const OSSL_PARAM kDigestGettableParams[];
 
-// Every digest lists salt and custom: BLAKE2b and BLAKE2s apply them, and the tree modes'
-// callers reach their refusal (with its reason) instead of a generic "unknown parameter".
-extern const OSSL_PARAM kDigestSettableCtxParams[];
+// What every digest context answers before its table's gettable rows.
+inline constexpr std::array<OSSL_PARAM, 2> kDigestCommonGettable = {
+    params::describe(OSSL_DIGEST_PARAM_SIZE, params::Type::size),
+    params::describe(names::kParamKernel, params::Type::utf8)};
 
-extern const OSSL_PARAM kDigestGettableCtxParams[];
+// What every MAC context answers before its table's gettable rows.
+inline constexpr std::array<OSSL_PARAM, 3> kMacCommonGettable = {
+    params::describe(OSSL_MAC_PARAM_SIZE, params::Type::size),
+    params::describe(OSSL_MAC_PARAM_BLOCK_SIZE, params::Type::size),
+    params::describe(names::kParamKernel, params::Type::utf8)};
+
+// The callbacks every context shares that its table decides: the settable and gettable lists and
+// the gettable ctx params. `kBlockSize` is reported among the ctx params when not 0 (MACs).
+template <AlgorithmContext Context, const auto& kCommonGettable, size_t kBlockSize>
+struct TableCallbacks : ContextLifecycle<Context> {
+    static const OSSL_PARAM* settable_ctx_params(void*, void*) noexcept {
+        return params::kSettable<Context::kTable>.data();
+    }
+
+    static const OSSL_PARAM* gettable_ctx_params(void*, void*) noexcept {
+        return params::kGettable<Context::kTable, kCommonGettable>.data();
+    }
+
+    static int get_ctx_params(void* vctx, OSSL_PARAM params[]) noexcept {
+        const auto* ctx = static_cast<const Context*>(vctx);
+        return write_ctx_params<Context::kTable>(ctx->provider, params, ctx->output_size(),
+                                                 ctx->served_by(), kBlockSize, ctx->settings)
+                   ? 1
+                   : 0;
+    }
+};
 
 // The digest callbacks every digest context shares: its life cycle, streaming, finishing, the
-// param tables and the gettable ctx params. Each digest's callback type derives from this with
+// param lists and the gettable ctx params. Each digest's callback type derives from this with
 // its own context type (so the symbols still name the algorithm) and adds init, get_params and
 // set_ctx_params. `Context::served_by()` names the kernel that serves the context.
 template <AlgorithmContext Context>
-struct DigestCallbacks : ContextLifecycle<Context> {
+struct DigestCallbacks : TableCallbacks<Context, kDigestCommonGettable, 0> {
     // EVP_MD_CTX_copy_ex into a context of the same fetched digest (3.5+; EVP checks that, so
     // both are a Context of one provider instance): what dupctx would give, in place. It cannot
     // fail and allocates nothing; every byte of `vout` is overwritten (a key-derived or longer
@@ -300,30 +349,16 @@ struct DigestCallbacks : ContextLifecycle<Context> {
     }
 
     static const OSSL_PARAM* gettable_params(void*) noexcept { return kDigestGettableParams; }
-
-    static const OSSL_PARAM* settable_ctx_params(void*, void*) noexcept {
-        return kDigestSettableCtxParams;
-    }
-
-    static int get_ctx_params(void* vctx, OSSL_PARAM params[]) noexcept {
-        const auto* ctx = static_cast<const Context*>(vctx);
-        return get_common_ctx_params(ctx->provider, params, ctx->output_size(), ctx->served_by())
-                   ? 1
-                   : 0;
-    }
-
-    static const OSSL_PARAM* gettable_ctx_params(void*, void*) noexcept {
-        return kDigestGettableCtxParams;
-    }
 };
 
 // What the MAC contexts of both families (BLAKE2BMAC, BLAKE2BPMAC, BLAKE2SMAC, BLAKE2SPMAC) share:
 // key handling and ctx params.
 
-// Kept inside the (OpenSSL-allocated, cleansed on free) context until the next key replaces it.
+// Kept inside the (OpenSSL-allocated, cleansed on free) context until the next key replaces it,
+// zero-padded to a whole block: the key block a keyed hash starts with, compressed from here.
 template <class Family>
 struct MacKey {
-    uint8_t bytes[Family::kMaxKeyBytes];
+    uint8_t bytes[Family::kBlockBytes];
     uint8_t length;  // 0 until a key is set
 };
 
@@ -331,11 +366,29 @@ struct MacKey {
 // is refused. `selected.bytes` is nullptr when neither gives a key.
 template <class Family>
 bool select_key(KeyArgument init_key, const KeyArgument& param_key, KeyArgument& selected,
-                Reason& failure) noexcept;
+                Refusal& failure) noexcept {
+    if (init_key.bytes != nullptr && !is_valid_key_length<Family>(init_key.length)) {
+        failure = ParamReasons<Family>::key_length;
+        return false;
+    }
+    selected = init_key.bytes != nullptr ? init_key : param_key;
+    return true;
+}
 
 // Zero-fills the unused tail, so the stored bytes never depend on an earlier, longer key.
+// 8 bytes a step: a key-length memcpy was a call (bench: new key per message).
 template <class Family>
-void store_key(MacKey<Family>& key, const KeyArgument& given) noexcept;
+void store_key(MacKey<Family>& key, const KeyArgument& given) noexcept {
+    std::memset(key.bytes, 0, sizeof key.bytes);
+    size_t i = 0;
+    for (; i + 8 <= given.length; i += 8) {
+        std::memcpy(key.bytes + i, given.bytes + i, 8);
+    }
+    for (; i < given.length; ++i) {
+        key.bytes[i] = given.bytes[i];
+    }
+    key.length = static_cast<uint8_t>(given.length);
+}
 
 // Init needs a key, given now or at an earlier init or set_ctx_params.
 template <class Family>
@@ -347,41 +400,12 @@ bool require_key(const ProviderContext* provider, const MacKey<Family>& key) noe
     return true;
 }
 
-// Fills the family's block size, `output_size` and the serving kernel's name; a failure is
-// raised.
-template <class Family>
-bool get_mac_ctx_params(const ProviderContext* provider, OSSL_PARAM params[], size_t output_size,
-                        const char* kernel_name) noexcept {
-    return get_common_ctx_params(provider, params, output_size, kernel_name, Family::kBlockBytes);
-}
-
-// Every MAC lists salt and custom: BLAKE2b and BLAKE2s apply them, and the tree modes' callers
-// reach their refusal (with its reason) instead of a generic "unknown parameter".
-extern const OSSL_PARAM kMacSettableCtxParams[];
-
-extern const OSSL_PARAM kMacGettableCtxParams[];
-
-// The MAC callbacks every MAC context of `Family` shares: its life cycle, the ctx param tables
-// and the gettable ctx params. Each MAC's callback type derives from this with its own context
-// type (so the symbols still name the algorithm) and adds init, update, final and
-// set_ctx_params. `Context::served_by()` names the kernel that serves the context.
+// The MAC callbacks every MAC context of `Family` shares: its life cycle, the param lists and
+// the gettable ctx params (with the family's block size). Each MAC's callback type derives from
+// this with its own context type (so the symbols still name the algorithm) and adds init,
+// update, final and set_ctx_params. `Context::served_by()` names the kernel that serves the
+// context.
 template <AlgorithmContext Context, class Family>
-struct MacCallbacks : ContextLifecycle<Context> {
-    static const OSSL_PARAM* settable_ctx_params(void*, void*) noexcept {
-        return kMacSettableCtxParams;
-    }
-
-    static int get_ctx_params(void* vctx, OSSL_PARAM params[]) noexcept {
-        const auto* ctx = static_cast<const Context*>(vctx);
-        return get_mac_ctx_params<Family>(ctx->provider, params, ctx->output_size(),
-                                          ctx->served_by())
-                   ? 1
-                   : 0;
-    }
-
-    static const OSSL_PARAM* gettable_ctx_params(void*, void*) noexcept {
-        return kMacGettableCtxParams;
-    }
-};
+struct MacCallbacks : TableCallbacks<Context, kMacCommonGettable, Family::kBlockBytes> {};
 
 }  // namespace blake2simd

@@ -1,7 +1,7 @@
-// OSSL_OP_DIGEST implementations of BLAKE2B-512 and BLAKE2S-256, with size/salt/custom context
-// params, and of the sizes RFC 7693 names (BLAKE2B-160/256/384, BLAKE2S-128/160/224): one
-// template over the family and the size a name fixes, one dispatch table per algorithm.
-// SPDX-License-Identifier: Apache-2.0
+// OSSL_OP_DIGEST implementations of BLAKE2B-512 and BLAKE2S-256, with the parameter block's
+// fields as context params (kDigestTable), and of the sizes RFC 7693 names (BLAKE2B-160/256/384,
+// BLAKE2S-128/160/224): one template over the family and the size a name fixes, one dispatch table
+// per algorithm. SPDX-License-Identifier: Apache-2.0
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 
@@ -13,15 +13,22 @@
 #include "context.hpp"
 #include "errors.hpp"
 #include "names.hpp"
-#include "ossl_param.hpp"
 #include "provider_context.hpp"
 #include "state_blob.hpp"
 
 namespace blake2simd {
 namespace {
 
-template <class Family, size_t kDefaultSize>
+// The size a context starts with: the one the digest's name fixes, else the family's longest.
+template <class Family, size_t kNamedSize>
+inline constexpr size_t kDefaultSize = kNamedSize != 0 ? kNamedSize : Family::kMaxDigestBytes;
+
+// kNamedSize: the output size the algorithm's name fixes (BLAKE2B-256: 32), which the size param
+// may only repeat; 0: any size (BLAKE2B-512, BLAKE2S-256).
+template <class Family, size_t kNamedSize>
 struct DigestContext {
+    static constexpr const auto& kTable = kDigestTable<Family, kNamedSize>;
+
     ProviderContext* provider;
     const typename Family::Kernel* kernel;
     // Applied at the next init, kept across re-inits.
@@ -30,33 +37,41 @@ struct DigestContext {
     Blake2Engine<Family> engine;
 
     size_t output_size() const noexcept {
-        return phase == Phase::absorbing ? engine.digest_length() : settings.output_size;
+        return phase == Phase::absorbing ? engine.digest_length() : settings.block.digest_length;
     }
     const char* served_by() const noexcept { return kernel->name; }
 
-    // A serialized state: the settings as a parameter block, a flags byte, then the engine.
-    // The flags hold what a parameter block has no field for: bit 0 the settings' last-node
-    // flag, bit 1 the running message's. Nothing sets either yet, so both must be 0.
+    // A serialized state: the settings' parameter block, a flags byte, then the engine. The
+    // flags hold what a parameter block has no field for: bit 0 the settings' last-node flag,
+    // bit 1 the running message's.
     static constexpr uint16_t kStateAlgorithm = state_blob::algorithm_id(
         Family::kMember == Member::blake2b ? state_blob::Kind::blake2b : state_blob::Kind::blake2s,
-        kDefaultSize);
+        kNamedSize != 0 ? kNamedSize : Family::kMaxDigestBytes);
     static constexpr size_t kStateBodyBytes =
         state_blob::kParameterBlockBytes<Family> + 1 + state_blob::kEngineBytes<Family>;
+    static constexpr uint8_t kSettingsLastNode = 1;
+    static constexpr uint8_t kMessageLastNode = 2;
 
     void save_state(state_blob::Writer& out) const noexcept {
+        const auto snapshot = engine.snapshot();
         state_blob::write_parameter_block(out, settings.parameter_block(0));
-        out.word(uint8_t{0});
-        state_blob::write_engine<Family>(out, engine.snapshot());
+        out.word(static_cast<uint8_t>((settings.last_node ? kSettingsLastNode : 0) |
+                                      (snapshot.last_node ? kMessageLastNode : 0)));
+        state_blob::write_engine<Family>(out, snapshot);
     }
 
     bool load_state(state_blob::Reader& in) noexcept {
-        ParameterBlock<Family> block;
+        Blake2Settings<Family> loaded;
         typename Blake2Engine<Family>::Snapshot snapshot;
-        const bool valid = state_blob::read_parameter_block(in, block) && load_settings(block) &&
-                           in.word<uint8_t>() == 0 &&
-                           state_blob::read_engine<Family>(in, snapshot) &&
-                           size_allowed(snapshot.digest_length);
+        bool valid = state_blob::read_parameter_block(in, loaded.block) && settings_valid(loaded);
+        const auto flags = in.word<uint8_t>();
+        valid = state_blob::read_engine<Family>(in, snapshot) && valid &&
+                (flags & ~(kSettingsLastNode | kMessageLastNode)) == 0 &&
+                size_allowed(snapshot.digest_length);
         if (valid) {
+            loaded.last_node = (flags & kSettingsLastNode) != 0;
+            snapshot.last_node = (flags & kMessageLastNode) != 0;
+            settings = loaded;
             engine.restore(kernel->compress, snapshot);
             phase = Phase::absorbing;
         }
@@ -66,51 +81,29 @@ struct DigestContext {
 
     // A name that fixes the size (BLAKE2B-256) allows that size alone.
     static bool size_allowed(size_t size) noexcept {
-        constexpr bool kNamed = kDefaultSize != Family::kMaxDigestBytes;
-        return kNamed ? size == kDefaultSize : size >= 1 && size <= Family::kMaxDigestBytes;
+        return kNamedSize != 0 ? size == kNamedSize : size >= 1 && size <= Family::kMaxDigestBytes;
     }
 
-    // Only a block the settings can give back unchanged: no key, no tree fields (yet).
-    bool load_settings(const ParameterBlock<Family>& block) noexcept {
-        Blake2Settings<Family> loaded;
-        loaded.output_size = block.digest_length;
-        std::memcpy(loaded.salt, block.salt, sizeof loaded.salt);
-        std::memcpy(loaded.personal, block.personal, sizeof loaded.personal);
-        if (!size_allowed(block.digest_length) ||
-            !state_blob::same_parameter_block(loaded.parameter_block(0), block)) {
-            return false;
-        }
-        settings = loaded;
-        return true;
+    // What the table's rows allow (kDigestTable): no key, a size the name allows, a depth of 1 or
+    // more, an inner size up to the longest digest; the other fields take any value they hold.
+    static bool settings_valid(const Blake2Settings<Family>& loaded) noexcept {
+        const ParameterBlock<Family>& block = loaded.block;
+        return block.key_length == 0 && size_allowed(block.digest_length) && block.depth >= 1 &&
+               block.inner_length <= Family::kMaxDigestBytes;
     }
 
     static Blake2Settings<Family> starting_settings() noexcept {
         Blake2Settings<Family> settings;
-        settings.output_size = kDefaultSize;
+        settings.block.digest_length = kDefaultSize<Family, kNamedSize>;
         return settings;
     }
 };
 
-// The size a context starts with: the one the digest's name fixes, else the family's longest.
-template <class Family, size_t kNamedSize>
-inline constexpr size_t kDefaultSize = kNamedSize != 0 ? kNamedSize : Family::kMaxDigestBytes;
-
 // The callbacks of one family's digest; their symbols name the family and size
-// (Digest<Blake2sFamily, 0>). kNamedSize: the output size the algorithm's name fixes
-// (BLAKE2B-256: 32), which the size param may only repeat; 0: any size (BLAKE2B-512, BLAKE2S-256).
+// (Digest<Blake2sFamily, 0>).
 template <class Family, size_t kNamedSize>
-struct Digest : SerializableDigest<DigestContext<Family, kDefaultSize<Family, kNamedSize>>> {
-    using Context = DigestContext<Family, kDefaultSize<Family, kNamedSize>>;
-
-    static bool size_param_allowed(const OSSL_PARAM params[], Reason& failure) noexcept {
-        if constexpr (kNamedSize == 0) {
-            return true;
-        }
-        const OSSL_PARAM* p = param::locate(params, OSSL_DIGEST_PARAM_SIZE);
-        size_t size = 0;
-        return p == nullptr || parse_size_param(p, kNamedSize, kNamedSize,
-                                                Reason::size_fixed_by_name, size, failure);
-    }
+struct Digest : SerializableDigest<DigestContext<Family, kNamedSize>> {
+    using Context = DigestContext<Family, kNamedSize>;
 
     static bool apply_params(Context* ctx, const OSSL_PARAM params[]) noexcept {
         // OpenSSL 3.0 inits a fresh context per message, mostly without params: as in the MAC's
@@ -118,11 +111,8 @@ struct Digest : SerializableDigest<DigestContext<Family, kDefaultSize<Family, kN
         if (params == nullptr) {
             return true;
         }
-        ParsedParams<Family> parsed;
-        Reason failure{};
-        if (!size_param_allowed(params, failure) ||
-            !parse_params(params, ctx->settings, KeyPolicy::reject, parsed, failure)) {
-            B2_RAISE(ctx->provider, failure);
+        Parsed<Blake2Settings<Family>> parsed;
+        if (!parse_ctx_params(ctx, params, parsed)) {
             return false;
         }
         ctx->settings = parsed.settings;
@@ -134,7 +124,8 @@ struct Digest : SerializableDigest<DigestContext<Family, kDefaultSize<Family, kN
         if (!apply_params(ctx, params)) {
             return 0;
         }
-        ctx->engine.start(ctx->kernel->compress, ctx->settings.parameter_block(0));
+        ctx->engine.start(ctx->kernel->compress, ctx->settings.parameter_block(0),
+                          ctx->settings.last_node);
         ctx->phase = Phase::absorbing;
         return 1;
     }

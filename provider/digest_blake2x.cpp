@@ -3,7 +3,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
-#include <openssl/params.h>
 
 #include <cstring>
 
@@ -14,32 +13,26 @@
 #include "context.hpp"
 #include "errors.hpp"
 #include "names.hpp"
-#include "ossl_param.hpp"
 #include "provider_context.hpp"
 #include "state_blob.hpp"
 
 namespace blake2simd {
 namespace {
 
-// What a caller can configure; it takes effect at the next init.
-template <class Family>
-struct XofSettings {
-    uint64_t init_length = 0;       // fixed in H0; 0: the unknown-length mode
-    Blake2Settings<Family> fields;  // salt and personalization (its output_size is unused)
-};
-
 template <class Family>
 struct XofDigestContext {
+    static constexpr const auto& kTable = kXofDigestTable<Family>;
+
     ProviderContext* provider;
     const typename Family::Kernel* kernel;
     typename Family::LanesKernel lanes;  // the output blocks, a group at a time
-    XofSettings<Family> settings;
+    XofSettings<Family> settings;        // applied at the next init
     Phase phase;
     XofState<Family> xof;
     Blake2Engine<Family> engine;  // H0
 
     size_t output_size() const noexcept {
-        return phase == Phase::absorbing ? xof.reported_size() : settings.init_length;
+        return phase == Phase::absorbing ? xof.reported_size() : settings.init_length();
     }
     const char* served_by() const noexcept { return kernel->name; }
 
@@ -62,9 +55,10 @@ struct XofDigestContext {
     }
 
     void save_state(state_blob::Writer& out) const noexcept {
-        const uint64_t settings_length =
-            settings.init_length != 0 ? settings.init_length : XofLimits<Family>::kUnknownLength;
-        const auto& fields = settings.fields;
+        const uint64_t settings_length = settings.init_length() != 0
+                                             ? settings.init_length()
+                                             : XofLimits<Family>::kUnknownLength;
+        const auto& fields = settings.fields.block;
         const auto& root = xof.root;
         state_blob::write_parameter_block(
             out,
@@ -112,11 +106,12 @@ struct XofDigestContext {
                 (loaded.has_request || loaded.requested == 0) &&
                 stream_consistent(loaded, snapshot);
         if (valid) {
-            settings.init_length =
+            settings.length =
                 settings_length == XofLimits<Family>::kUnknownLength ? 0 : settings_length;
-            std::memcpy(settings.fields.salt, settings_block.salt, sizeof settings.fields.salt);
-            std::memcpy(settings.fields.personal, settings_block.personal,
-                        sizeof settings.fields.personal);
+            settings.unknown_length = false;
+            auto& fields = settings.fields.block;
+            std::memcpy(fields.salt, settings_block.salt, sizeof fields.salt);
+            std::memcpy(fields.personal, settings_block.personal, sizeof fields.personal);
             std::memcpy(loaded.root.salt, root_block.salt, sizeof loaded.root.salt);
             std::memcpy(loaded.root.personal, root_block.personal, sizeof loaded.root.personal);
             xof = loaded;
@@ -149,60 +144,26 @@ struct XofDigestContext {
     }
 };
 
-const OSSL_PARAM kXofSettableCtxParams[] = {
-    OSSL_PARAM_size_t(OSSL_DIGEST_PARAM_XOFLEN, nullptr),
-    OSSL_PARAM_size_t(OSSL_DIGEST_PARAM_SIZE, nullptr),
-    OSSL_PARAM_octet_string(OSSL_MAC_PARAM_SALT, nullptr, 0),
-    OSSL_PARAM_octet_string(OSSL_MAC_PARAM_CUSTOM, nullptr, 0),
-    OSSL_PARAM_END,
-};
-
 // The callbacks of one family's XOF; their symbols name the family (XofDigest<Blake2sFamily>).
 template <class Family>
 struct XofDigest : SerializableDigest<XofDigestContext<Family>> {
     using Context = XofDigestContext<Family>;
 
     // At init "xoflen" or "size" (equal if both) fixes the length in H0; salt and custom.
-    static bool parse_init_params(const OSSL_PARAM params[], XofSettings<Family>& settings,
-                                  Reason& failure) noexcept {
-        bool length_given = false;
-        for (const char* name : {OSSL_DIGEST_PARAM_XOFLEN, OSSL_DIGEST_PARAM_SIZE}) {
-            const OSSL_PARAM* p = param::locate(params, name);
-            uint64_t length = 0;
-            if (p == nullptr) {
-                continue;
-            }
-            if (!parse_xof_length<Family>(p, length, failure)) {
-                return false;
-            }
-            if (length_given && length != settings.init_length) {
-                failure = Reason::xof_invalid_length;
-                return false;
-            }
-            settings.init_length = length;
-            length_given = true;
-        }
-        bool changed = false;
-        return parse_salt_custom(params, settings.fields, changed, failure);
-    }
-
     static int init(void* vctx, const OSSL_PARAM params[]) noexcept {
         auto* ctx = static_cast<Context*>(vctx);
         if (params != nullptr) {
-            // Validated in full on a copy: a failing init changes nothing.
-            XofSettings<Family> settings = ctx->settings;
-            Reason failure{};
-            if (!parse_init_params(params, settings, failure)) {
-                B2_RAISE(ctx->provider, failure);
+            Parsed<XofSettings<Family>> parsed;
+            if (!parse_ctx_params(ctx, params, parsed, true)) {
                 return 0;
             }
-            ctx->settings = settings;
+            ctx->settings = parsed.settings;
         }
-        const auto& fields = ctx->settings.fields;
-        ctx->xof.start(ctx->settings.init_length, fields.salt, fields.personal);
+        const auto& block = ctx->settings.fields.block;
+        ctx->xof.start(ctx->settings.init_length(), block.salt, block.personal);
         ctx->engine.start(ctx->kernel->compress,
-                          xof_root_parameter_block<Family>(0, ctx->xof.root.xof_length, fields.salt,
-                                                           fields.personal));
+                          xof_root_parameter_block<Family>(0, ctx->xof.root.xof_length, block.salt,
+                                                           block.personal));
         ctx->phase = Phase::absorbing;
         return 1;
     }
@@ -210,36 +171,15 @@ struct XofDigest : SerializableDigest<XofDigestContext<Family>> {
     // "xoflen" says how much final writes (checked there: EVP_DigestFinalXOF sends it just
     // before final, and 3.5+ calls final even when this failed); "size", salt and custom apply
     // from the next init.
-    static bool parse_set_params(const OSSL_PARAM params[], XofSettings<Family>& settings,
-                                 const OSSL_PARAM*& xoflen, size_t& requested,
-                                 Reason& failure) noexcept {
-        xoflen = param::locate(params, OSSL_DIGEST_PARAM_XOFLEN);
-        const param::Status status =
-            xoflen != nullptr ? param::get_size_t(xoflen, requested) : param::Status::ok;
-        if (status != param::Status::ok) {
-            failure = status == param::Status::wrong_type ? Reason::wrong_param_type
-                                                          : Reason::xof_output_too_long;
-            return false;
-        }
-        const OSSL_PARAM* size = param::locate(params, OSSL_DIGEST_PARAM_SIZE);
-        bool changed = false;
-        return (size == nullptr || parse_xof_length<Family>(size, settings.init_length, failure)) &&
-               parse_salt_custom(params, settings.fields, changed, failure);
-    }
-
     static int set_ctx_params(void* vctx, const OSSL_PARAM params[]) noexcept {
         auto* ctx = static_cast<Context*>(vctx);
-        XofSettings<Family> settings = ctx->settings;
-        const OSSL_PARAM* xoflen = nullptr;
-        size_t requested = 0;
-        Reason failure{};
-        if (!parse_set_params(params, settings, xoflen, requested, failure)) {
-            B2_RAISE(ctx->provider, failure);
+        Parsed<XofSettings<Family>> parsed;
+        if (!parse_ctx_params(ctx, params, parsed)) {
             return 0;
         }
-        ctx->settings = settings;
-        if (xoflen != nullptr && ctx->phase == Phase::absorbing) {
-            ctx->xof.requested = requested;
+        ctx->settings = parsed.settings;
+        if (parsed.request_given && ctx->phase == Phase::absorbing) {
+            ctx->xof.requested = parsed.request;
             ctx->xof.has_request = true;
         }
         return 1;
@@ -266,10 +206,6 @@ struct XofDigest : SerializableDigest<XofDigestContext<Family>> {
     static int get_params(OSSL_PARAM params[]) noexcept {
         // EVP_MD_get_size is 0: the length is the caller's.
         return get_digest_params(params, Family::kBlockBytes, 0, true) ? 1 : 0;
-    }
-
-    static const OSSL_PARAM* settable_ctx_params(void*, void*) noexcept {
-        return kXofSettableCtxParams;
     }
 };
 

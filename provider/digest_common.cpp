@@ -1,4 +1,4 @@
-// What the digests of both families share: their fixed params and ctx param tables.
+// What the digests share: their fixed params (each context's ctx params come from its table).
 // SPDX-License-Identifier: Apache-2.0
 #include "baseline_guard.hpp"
 #include "context.hpp"
@@ -27,19 +27,6 @@ const OSSL_PARAM kDigestGettableParams[] = {
     OSSL_PARAM_size_t(OSSL_DIGEST_PARAM_SIZE, nullptr),
     OSSL_PARAM_int(OSSL_DIGEST_PARAM_XOF, nullptr),
     OSSL_PARAM_int(OSSL_DIGEST_PARAM_ALGID_ABSENT, nullptr),
-    OSSL_PARAM_END,
-};
-
-const OSSL_PARAM kDigestSettableCtxParams[] = {
-    OSSL_PARAM_size_t(OSSL_DIGEST_PARAM_SIZE, nullptr),
-    OSSL_PARAM_octet_string(OSSL_MAC_PARAM_SALT, nullptr, 0),
-    OSSL_PARAM_octet_string(OSSL_MAC_PARAM_CUSTOM, nullptr, 0),
-    OSSL_PARAM_END,
-};
-
-const OSSL_PARAM kDigestGettableCtxParams[] = {
-    OSSL_PARAM_size_t(OSSL_DIGEST_PARAM_SIZE, nullptr),
-    OSSL_PARAM_utf8_ptr(names::kParamKernel, nullptr, 0),
     OSSL_PARAM_END,
 };
 

@@ -1,5 +1,6 @@
-// OSSL_OP_DIGEST implementations of BLAKE2BP-512 (4 leaves, 64-byte output) and BLAKE2SP-256
-// (8 leaves, 32-byte output): one template over the family, one dispatch table per algorithm.
+// OSSL_OP_DIGEST implementations of BLAKE2BP-512 (4 leaves, output 1..64 bytes, default 64) and
+// BLAKE2SP-256 (8 leaves, 1..32, default 32): one template over the family, one dispatch table
+// per algorithm.
 // SPDX-License-Identifier: Apache-2.0
 #include <openssl/core_dispatch.h>
 
@@ -17,16 +18,22 @@ namespace {
 
 template <class Family>
 struct TreeDigestContext {
+    static constexpr const auto& kTable = kTreeDigestTable<Family>;
+
     ProviderContext* provider;
     const typename Family::Kernel* kernel;
     typename Family::LanesKernel lanes;
+    Blake2Settings<Family> settings;  // the digest length, applied at the next init
     Phase phase;
     TreeEngine<Family> engine;
 
-    size_t output_size() const noexcept { return kTreeDigestBytes<Family>; }
+    size_t output_size() const noexcept {
+        return phase == Phase::absorbing ? engine.digest_length() : settings.block.digest_length;
+    }
     const char* served_by() const noexcept { return lanes.name; }
 
-    // A serialized state: the engine alone (the tree modes have no settings).
+    // A serialized state: the engine alone; its digest length, the tree's only setting, is also
+    // the resumed context's `size` for the next init.
     static constexpr uint16_t kStateAlgorithm =
         state_blob::algorithm_id(Family::kMember == Member::blake2b ? state_blob::Kind::blake2bp
                                                                     : state_blob::Kind::blake2sp,
@@ -42,6 +49,7 @@ struct TreeDigestContext {
         const bool valid = state_blob::read_tree_engine<Family>(in, snapshot);
         if (valid) {
             engine.restore(kernel->compress, lanes.compress, snapshot);
+            settings.block.digest_length = snapshot.digest_length;
             phase = Phase::absorbing;
         }
         cleanse(&snapshot, sizeof snapshot);
@@ -54,32 +62,35 @@ template <class Family>
 struct TreeDigest : SerializableDigest<TreeDigestContext<Family>> {
     using Context = TreeDigestContext<Family>;
 
-    static bool check_params(const Context* ctx, const OSSL_PARAM params[]) noexcept {
-        KeyArgument no_key;
-        Reason failure{};
-        if (!parse_tree_params<Family>(params, KeyPolicy::reject, no_key, failure)) {
-            B2_RAISE(ctx->provider, failure);
+    static bool apply_params(Context* ctx, const OSSL_PARAM params[]) noexcept {
+        if (params == nullptr) {
+            return true;
+        }
+        Parsed<Blake2Settings<Family>> parsed;
+        if (!parse_ctx_params(ctx, params, parsed)) {
             return false;
         }
+        ctx->settings = parsed.settings;
         return true;
     }
 
     static int init(void* vctx, const OSSL_PARAM params[]) noexcept {
         auto* ctx = static_cast<Context*>(vctx);
-        if (!check_params(ctx, params)) {
+        if (!apply_params(ctx, params)) {
             return 0;
         }
-        ctx->engine.start(ctx->kernel->compress, ctx->lanes.compress, nullptr, 0);
+        ctx->engine.start(ctx->kernel->compress, ctx->lanes.compress, nullptr, 0,
+                          ctx->settings.block.digest_length);
         ctx->phase = Phase::absorbing;
         return 1;
     }
 
     static int get_params(OSSL_PARAM params[]) noexcept {
-        return get_digest_params(params, Family::kBlockBytes, kTreeDigestBytes<Family>) ? 1 : 0;
+        return get_digest_params(params, Family::kBlockBytes, kTreeInnerBytes<Family>) ? 1 : 0;
     }
 
     static int set_ctx_params(void* vctx, const OSSL_PARAM params[]) noexcept {
-        return check_params(static_cast<Context*>(vctx), params) ? 1 : 0;
+        return apply_params(static_cast<Context*>(vctx), params) ? 1 : 0;
     }
 };
 

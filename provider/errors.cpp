@@ -30,7 +30,7 @@ const OSSL_ITEM kReasonStrings[] = {
     B2_REASON(already_finalized, "final already called"),
     B2_REASON(output_buffer_too_small, "output buffer too small"),
     B2_REASON(allocation_failed, "memory allocation failed"),
-    B2_REASON(blake2bp_output_size, "invalid output size (BLAKE2bp is 64 bytes only)"),
+    B2_REASON(blake2bp_output_size, "invalid output size (BLAKE2bp: must be 1..64 bytes)"),
     B2_REASON(blake2bp_salt, "salt is not supported by BLAKE2bp"),
     B2_REASON(blake2bp_custom, "custom (personalization) is not supported by BLAKE2bp"),
     B2_REASON(no_kernel_available, "no BLAKE2 kernel passed its self-test"),
@@ -40,7 +40,7 @@ const OSSL_ITEM kReasonStrings[] = {
     B2_REASON(blake2s_invalid_custom_length,
               "invalid custom length (BLAKE2s: must be at most 8 bytes)"),
     B2_REASON(blake2s_invalid_output_size, "invalid output size (BLAKE2s: must be 1..32 bytes)"),
-    B2_REASON(blake2sp_output_size, "invalid output size (BLAKE2sp is 32 bytes only)"),
+    B2_REASON(blake2sp_output_size, "invalid output size (BLAKE2sp: must be 1..32 bytes)"),
     B2_REASON(blake2sp_salt, "salt is not supported by BLAKE2sp"),
     B2_REASON(blake2sp_custom, "custom (personalization) is not supported by BLAKE2sp"),
     B2_REASON(size_fixed_by_name,
@@ -85,6 +85,8 @@ const OSSL_ITEM kReasonStrings[] = {
     B2_REASON(argon2_memory,
               "cannot map Argon2's memory (memcost KiB blocks; the system refused that much)"),
     B2_REASON(argon2_input_too_long, "Argon2 input too long (pass, salt, secret, ad: < 4 GiB)"),
+    B2_REASON(invalid_param_value, "invalid parameter value"),
+    B2_REASON(param_fixed_by_algorithm, "parameter fixed by the algorithm's definition"),
     {0, nullptr},
 };
 
@@ -141,7 +143,7 @@ const OSSL_ITEM* reason_strings() noexcept {
     return kReasonStrings;
 }
 
-void raise_error(const ProviderContext* provider, Reason reason, const char* file, int line,
+void raise_error(const ProviderContext* provider, Refusal refusal, const char* file, int line,
                  const char* function) noexcept {
     if (provider == nullptr || provider->core_new_error == nullptr ||
         provider->core_set_error_debug == nullptr || provider->core_vset_error == nullptr) {
@@ -149,7 +151,12 @@ void raise_error(const ProviderContext* provider, Reason reason, const char* fil
     }
     provider->core_new_error(provider->handle);
     provider->core_set_error_debug(provider->handle, file, line, function);
-    set_error(provider, static_cast<unsigned int>(reason), nullptr);
+    const auto reason = static_cast<unsigned int>(refusal.reason);
+    if (refusal.detail != nullptr) {
+        set_error(provider, reason, "%s", refusal.detail);
+    } else {
+        set_error(provider, reason, nullptr);
+    }
 }
 
 // Appended: errors go through the oldest instance, the one least likely to be still loading
@@ -179,11 +186,11 @@ void withdraw_error_reporter(const ProviderContext* provider) noexcept {
     g_reporters_lock.unlock();
 }
 
-void raise_error_without_context(Reason reason, const char* file, int line,
+void raise_error_without_context(Refusal refusal, const char* file, int line,
                                  const char* function) noexcept {
     g_reporters_lock.lock();
     if (const ProviderContext* reporter = g_first_reporter.load(std::memory_order_relaxed)) {
-        raise_error(reporter, reason, file, line, function);
+        raise_error(reporter, refusal, file, line, function);
     }
     g_reporters_lock.unlock();
 }

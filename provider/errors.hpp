@@ -65,13 +65,30 @@ enum class Reason : int {
     argon2_size_mismatch,
     argon2_memory,
     argon2_input_too_long,
+    // A param's value outside its range, or a param an algorithm's definition fixes: the row of
+    // the param's table says which and why in the error's data (Refusal::detail), so a new
+    // param needs no reason of its own.
+    invalid_param_value,
+    param_fixed_by_algorithm,
+};
+
+// Why a call was refused: the reason, and the text of the param table's row that refused it
+// (its name and limits, or what fixes it), or nullptr.
+struct Refusal {
+    Reason reason{};
+    const char* detail = nullptr;
+
+    constexpr Refusal() noexcept = default;
+    constexpr Refusal(Reason why, const char* text = nullptr) noexcept  // NOLINT: from a Reason
+        : reason(why), detail(text) {}
 };
 
 // The table handed to libcrypto through OSSL_FUNC_PROVIDER_GET_REASON_STRINGS.
 const OSSL_ITEM* reason_strings() noexcept;
 
-// Raises `reason` on the calling thread's error queue, attributed to our provider.
-void raise_error(const ProviderContext* provider, Reason reason, const char* file, int line,
+// Raises the refusal's reason on the calling thread's error queue, attributed to our provider,
+// its detail (if any) as the error's data.
+void raise_error(const ProviderContext* provider, Refusal refusal, const char* file, int line,
                  const char* function) noexcept;
 
 // For callbacks OpenSSL calls without a provider context (a digest's get_params): the error is
@@ -80,7 +97,7 @@ void raise_error(const ProviderContext* provider, Reason reason, const char* fil
 // leave at teardown. Safe across fork(): no lock a vanished thread held can stop a child.
 void enrol_error_reporter(ProviderContext* provider) noexcept;
 void withdraw_error_reporter(const ProviderContext* provider) noexcept;
-void raise_error_without_context(Reason reason, const char* file, int line,
+void raise_error_without_context(Refusal refusal, const char* file, int line,
                                  const char* function) noexcept;
 
 }  // namespace blake2simd

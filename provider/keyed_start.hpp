@@ -22,11 +22,12 @@ class KeyedStart final {
 
     // Leaves `engine` just after the key block, from the cached chaining value. False, with
     // `engine` untouched, when nothing is cached (then call compute()).
-    bool resume(Engine& engine, Compress compress, uint8_t digest_length) noexcept {
+    bool resume(Engine& engine, Compress compress, uint8_t digest_length,
+                bool last_node = false) noexcept {
         if (m_state == State::empty) {
             return false;
         }
-        engine.resume(compress, m_after_key_block, digest_length);
+        engine.resume(compress, m_after_key_block, digest_length, last_node);
         m_state = State::resumed_without_message;
         return true;
     }
@@ -35,8 +36,8 @@ class KeyedStart final {
     // state the next compression loads is the one the kernel just stored); the chaining value
     // after it is cached.
     void compute(Engine& engine, Compress compress, const ParameterBlock<Family>& parameter_block,
-                 const typename Engine::PaddedKey& padded_key) noexcept {
-        engine.start_after_key_block(compress, parameter_block, padded_key);
+                 const typename Engine::KeyBlock& key_block, bool last_node = false) noexcept {
+        engine.start_after_key_block(compress, parameter_block, key_block, last_node);
         m_after_key_block = engine.state();
         m_state = State::resumed_without_message;
     }
@@ -55,8 +56,9 @@ class KeyedStart final {
     // Moves the engine back to "key block buffered" under the configuration it started with.
     void rebuild_key_block(Engine& engine, Compress compress,
                            const ParameterBlock<Family>& parameter_block,
-                           const typename Engine::PaddedKey& padded_key) noexcept {
-        engine.start_keyed_empty(compress, parameter_block, padded_key);
+                           const typename Engine::KeyBlock& key_block,
+                           bool last_node = false) noexcept {
+        engine.start_keyed_empty(compress, parameter_block, key_block, last_node);
         m_state = State::cached;
     }
 

@@ -19,6 +19,8 @@ namespace {
 
 template <class Family>
 struct MacContext {
+    static constexpr const auto& kTable = kMacTable<Family>;
+
     ProviderContext* provider;
     const typename Family::Kernel* kernel;
 
@@ -35,7 +37,7 @@ struct MacContext {
     bool empty_message_tag_set;
 
     size_t output_size() const noexcept {
-        return phase == Phase::absorbing ? engine.digest_length() : settings.output_size;
+        return phase == Phase::absorbing ? engine.digest_length() : settings.block.digest_length;
     }
     const char* served_by() const noexcept { return kernel->name; }
 };
@@ -54,7 +56,8 @@ struct Mac : MacCallbacks<MacContext<Family>, Family> {
     static void restore_key_block(Context* ctx) noexcept {
         if (ctx->keyed_start.needs_key_block()) {
             ctx->keyed_start.rebuild_key_block(ctx->engine, ctx->kernel->compress,
-                                               configured_parameter_block(ctx), ctx->key.bytes);
+                                               configured_parameter_block(ctx), ctx->key.bytes,
+                                               ctx->settings.last_node);
         }
     }
 
@@ -68,15 +71,17 @@ struct Mac : MacCallbacks<MacContext<Family>, Family> {
         }
     }
 
-    // Applies a configuration already validated in full. `new_key.bytes` nullptr keeps the key.
-    // `settings` by value: it may be the context's own.
-    static void apply_configuration(Context* ctx, Blake2Settings<Family> settings,
+    // Applies a configuration already validated in full. `new_key.bytes` nullptr keeps the key;
+    // `settings` nullptr keeps the settings.
+    static void apply_configuration(Context* ctx, const Blake2Settings<Family>* settings,
                                     const KeyArgument& new_key, Stale stale) noexcept {
         restore_key_block(ctx);
         if (new_key.bytes != nullptr && stale == Stale::cleanse) {
             settle_old_key_block(ctx);
         }
-        ctx->settings = settings;
+        if (settings != nullptr) {
+            ctx->settings = *settings;
+        }
         if (new_key.bytes != nullptr) {
             store_key(ctx->key, new_key);
         }
@@ -88,7 +93,7 @@ struct Mac : MacCallbacks<MacContext<Family>, Family> {
     static bool configure(Context* ctx, const OSSL_PARAM params[], KeyArgument key_argument,
                           Stale stale) noexcept {
         KeyArgument new_key;
-        Reason failure{};
+        Refusal failure;
         // The per-message init passes no params: no parsed copy of the settings to build.
         if (params == nullptr) {
             if (!select_key<Family>(key_argument, KeyArgument{}, new_key, failure)) {
@@ -96,18 +101,20 @@ struct Mac : MacCallbacks<MacContext<Family>, Family> {
                 return false;
             }
             if (new_key.bytes != nullptr) {
-                apply_configuration(ctx, ctx->settings, new_key, stale);
+                apply_configuration(ctx, nullptr, new_key, stale);
             }
             return true;
         }
-        ParsedParams<Family> parsed;
-        if (!parse_params(params, ctx->settings, KeyPolicy::accept, parsed, failure) ||
-            !select_key<Family>(key_argument, parsed.key, new_key, failure)) {
+        Parsed<Blake2Settings<Family>> parsed;
+        if (!parse_ctx_params(ctx, params, parsed)) {
+            return false;
+        }
+        if (!select_key<Family>(key_argument, parsed.key, new_key, failure)) {
             B2_RAISE(ctx->provider, failure);
             return false;
         }
-        if (parsed.settings_changed || new_key.bytes != nullptr) {
-            apply_configuration(ctx, parsed.settings, new_key, stale);
+        if (parsed.changed || new_key.bytes != nullptr) {
+            apply_configuration(ctx, &parsed.settings, new_key, stale);
         }
         return true;
     }
@@ -123,10 +130,12 @@ struct Mac : MacCallbacks<MacContext<Family>, Family> {
         if (!require_key(ctx->provider, ctx->key)) {
             return 0;
         }
+        const Blake2Settings<Family>& settings = ctx->settings;
         if (!ctx->keyed_start.resume(ctx->engine, ctx->kernel->compress,
-                                     ctx->settings.output_size)) {
+                                     settings.block.digest_length, settings.last_node)) {
             ctx->keyed_start.compute(ctx->engine, ctx->kernel->compress,
-                                     configured_parameter_block(ctx), ctx->key.bytes);
+                                     configured_parameter_block(ctx), ctx->key.bytes,
+                                     settings.last_node);
         }
         ctx->empty_message_tag_set = false;
         ctx->phase = Phase::absorbing;

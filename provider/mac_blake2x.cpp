@@ -3,7 +3,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
-#include <openssl/params.h>
 
 #include "algorithm_params.hpp"
 #include "baseline_guard.hpp"
@@ -12,29 +11,21 @@
 #include "context.hpp"
 #include "errors.hpp"
 #include "names.hpp"
-#include "ossl_param.hpp"
 #include "provider_context.hpp"
 
 namespace blake2simd {
 namespace {
 
-// What a caller can configure; it takes effect at the next init (xof also on the message that
-// has absorbed nothing yet).
-template <class Family>
-struct XofMacSettings {
-    uint64_t size = Family::kMaxDigestBytes;  // fixed in H0 unless unknown_length
-    bool unknown_length = false;              // "xof" 1
-    Blake2Settings<Family> fields;            // salt and personalization (output_size unused)
-
-    uint64_t init_length() const noexcept { return unknown_length ? 0 : size; }
-};
-
 template <class Family>
 struct XofMacContext {
+    static constexpr const auto& kTable = kXofMacTable<Family>;
+
     ProviderContext* provider;
     const typename Family::Kernel* kernel;
     typename Family::LanesKernel lanes;  // the output blocks, a group at a time
-    XofMacSettings<Family> settings;
+    // Applied at the next init (xof also on the message that has absorbed nothing yet); the
+    // length fixed in H0 unless unknown_length.
+    XofSettings<Family> settings = {Family::kMaxDigestBytes, false, {}};
     MacKey<Family> key;
     Phase phase;
     bool absorbed;  // the message has taken input: H0's parameters can no longer change
@@ -47,40 +38,10 @@ struct XofMacContext {
     const char* served_by() const noexcept { return kernel->name; }
 };
 
-const OSSL_PARAM kXofMacSettableCtxParams[] = {
-    OSSL_PARAM_octet_string(OSSL_MAC_PARAM_CUSTOM, nullptr, 0),
-    OSSL_PARAM_octet_string(OSSL_MAC_PARAM_KEY, nullptr, 0),
-    OSSL_PARAM_octet_string(OSSL_MAC_PARAM_SALT, nullptr, 0),
-    OSSL_PARAM_size_t(OSSL_MAC_PARAM_SIZE, nullptr),
-    OSSL_PARAM_int(OSSL_MAC_PARAM_XOF, nullptr),
-    OSSL_PARAM_END,
-};
-
 // The callbacks of one family's keyed XOF; their symbols name the family (XofMac<Blake2sFamily>).
 template <class Family>
 struct XofMac : MacCallbacks<XofMacContext<Family>, Family> {
     using Context = XofMacContext<Family>;
-
-    // key, size, xof, salt, custom into `settings` and `key` (a copy: validated in full first).
-    static bool parse(const OSSL_PARAM params[], XofMacSettings<Family>& settings, KeyArgument& key,
-                      Reason& failure) noexcept {
-        const OSSL_PARAM* p = param::locate(params, OSSL_MAC_PARAM_SIZE);
-        if (p != nullptr && !parse_xof_length<Family>(p, settings.size, failure)) {
-            return false;
-        }
-        if ((p = param::locate(params, OSSL_MAC_PARAM_XOF)) != nullptr) {
-            size_t xof = 0;
-            if (param::get_size_t(p, xof) != param::Status::ok || xof > 1) {
-                failure = Reason::wrong_param_type;
-                return false;
-            }
-            settings.unknown_length = xof == 1;
-        }
-        p = param::locate(params, OSSL_MAC_PARAM_KEY);
-        bool changed = false;
-        return (p == nullptr || parse_key_param<Family>(p, key, failure)) &&
-               parse_salt_custom(params, settings.fields, changed, failure);
-    }
 
     // A message starts at the key block (buffered, so an empty message ends on it).
     static void start_message(Context* ctx, uint64_t init_length, const uint8_t* salt,
@@ -95,22 +56,24 @@ struct XofMac : MacCallbacks<XofMacContext<Family>, Family> {
     }
 
     // xof on an open message changes its H0: allowed only before its first input.
-    static bool switches_mode(const Context* ctx, const XofMacSettings<Family>& settings) noexcept {
+    static bool switches_mode(const Context* ctx, const XofSettings<Family>& settings) noexcept {
         return ctx->phase == Phase::absorbing && settings.unknown_length == ctx->xof.known_length();
     }
 
     // Validates params and the key argument (nullptr: none) in full, then applies both.
     static bool configure(Context* ctx, const OSSL_PARAM params[], KeyArgument init_key,
                           bool at_init) noexcept {
-        XofMacSettings<Family> settings = ctx->settings;
-        KeyArgument param_key;
+        Parsed<XofSettings<Family>> parsed;
         KeyArgument new_key;
-        Reason failure{};
-        if (!parse(params, settings, param_key, failure) ||
-            !select_key<Family>(init_key, param_key, new_key, failure)) {
+        Refusal failure;
+        if (!parse_ctx_params(ctx, params, parsed)) {
+            return false;
+        }
+        if (!select_key<Family>(init_key, parsed.key, new_key, failure)) {
             B2_RAISE(ctx->provider, failure);
             return false;
         }
+        const XofSettings<Family>& settings = parsed.settings;
         if (!at_init && switches_mode(ctx, settings)) {
             if (ctx->absorbed) {
                 B2_RAISE(ctx->provider, Reason::xof_switch_after_update);
@@ -135,8 +98,8 @@ struct XofMac : MacCallbacks<XofMacContext<Family>, Family> {
             !require_key(ctx->provider, ctx->key)) {
             return 0;
         }
-        const auto& fields = ctx->settings.fields;
-        start_message(ctx, ctx->settings.init_length(), fields.salt, fields.personal);
+        const auto& block = ctx->settings.fields.block;
+        start_message(ctx, ctx->settings.init_length(), block.salt, block.personal);
         ctx->phase = Phase::absorbing;
         return 1;
     }
@@ -164,10 +127,6 @@ struct XofMac : MacCallbacks<XofMacContext<Family>, Family> {
 
     static int set_ctx_params(void* vctx, const OSSL_PARAM params[]) noexcept {
         return configure(static_cast<Context*>(vctx), params, KeyArgument{}, false) ? 1 : 0;
-    }
-
-    static const OSSL_PARAM* settable_ctx_params(void*, void*) noexcept {
-        return kXofMacSettableCtxParams;
     }
 };
 

@@ -1,5 +1,6 @@
-// OSSL_OP_MAC implementations of BLAKE2BPMAC (keyed BLAKE2bp, 64-byte output) and BLAKE2SPMAC
-// (keyed BLAKE2sp, 32-byte output): one template over the family, one table per algorithm.
+// OSSL_OP_MAC implementations of BLAKE2BPMAC (keyed BLAKE2bp, output 1..64 bytes, default 64) and
+// BLAKE2SPMAC (keyed BLAKE2sp, 1..32, default 32): one template over the family, one table per
+// algorithm.
 // SPDX-License-Identifier: Apache-2.0
 #include <openssl/core_dispatch.h>
 
@@ -17,14 +18,19 @@ namespace {
 // Each init restarts from the key: the keyed leaves cost one many-lane compression.
 template <class Family>
 struct TreeMacContext {
+    static constexpr const auto& kTable = kTreeMacTable<Family>;
+
     ProviderContext* provider;
     const typename Family::Kernel* kernel;
     typename Family::LanesKernel lanes;
-    MacKey<Family> key;  // applied at the next init
+    Blake2Settings<Family> settings;  // the digest length; with the key, applied at the next init
+    MacKey<Family> key;
     Phase phase;
     TreeEngine<Family> engine;
 
-    size_t output_size() const noexcept { return kTreeDigestBytes<Family>; }
+    size_t output_size() const noexcept {
+        return phase == Phase::absorbing ? engine.digest_length() : settings.block.digest_length;
+    }
     const char* served_by() const noexcept { return lanes.name; }
 };
 
@@ -37,14 +43,17 @@ struct TreeMac : MacCallbacks<TreeMacContext<Family>, Family> {
     // key (and says so in `key_stored`); a failing call changes nothing.
     static bool configure(Context* ctx, const OSSL_PARAM params[], KeyArgument key_argument,
                           bool& key_stored) noexcept {
-        KeyArgument param_key;
+        Parsed<Blake2Settings<Family>> parsed;
         KeyArgument new_key;
-        Reason failure{};
-        if (!parse_tree_params<Family>(params, KeyPolicy::accept, param_key, failure) ||
-            !select_key<Family>(key_argument, param_key, new_key, failure)) {
+        Refusal failure;
+        if (!parse_ctx_params(ctx, params, parsed)) {
+            return false;
+        }
+        if (!select_key<Family>(key_argument, parsed.key, new_key, failure)) {
             B2_RAISE(ctx->provider, failure);
             return false;
         }
+        ctx->settings = parsed.settings;
         key_stored = new_key.bytes != nullptr;
         if (key_stored) {
             store_key(ctx->key, new_key);
@@ -63,7 +72,7 @@ struct TreeMac : MacCallbacks<TreeMacContext<Family>, Family> {
             return 0;
         }
         ctx->engine.start(ctx->kernel->compress, ctx->lanes.compress, ctx->key.bytes,
-                          ctx->key.length);
+                          ctx->key.length, ctx->settings.block.digest_length);
         ctx->phase = Phase::absorbing;
         return 1;
     }

@@ -39,7 +39,8 @@ inline constexpr char kKdfArgon2i[] = "ARGON2I";
 inline constexpr char kKdfArgon2d[] = "ARGON2D";
 inline constexpr char kKdfArgon2id[] = "ARGON2ID";
 
-// Parameter names of our own (no OpenSSL macro exists for them).
+// Parameter names of our own (no OpenSSL macro exists for them); those of settable params are
+// declared with their rows (algorithm_params.hpp).
 inline constexpr char kParamKernel[] = "kernel";
 
 // Argon2's parameters that OpenSSL 3.0's headers, which we build against, do not name yet

@@ -113,15 +113,25 @@ OSSL_PARAM* locate(OSSL_PARAM* params, const char* key) noexcept {
     return const_cast<OSSL_PARAM*>(locate(static_cast<const OSSL_PARAM*>(params), key));
 }
 
-Status get_size_t(const OSSL_PARAM* p, size_t& value) noexcept {
+Status get_uint64(const OSSL_PARAM* p, uint64_t& value) noexcept {
     if (p == nullptr || !is_integer_type(p->data_type) || p->data == nullptr ||
         !has_integer_size(p->data_size)) {
         return Status::wrong_type;
     }
-    uint64_t bits = load_low_bytes(p->data, p->data_size);
+    const uint64_t bits = load_low_bytes(p->data, p->data_size);
     const unsigned int sign_bit = 8 * static_cast<unsigned int>(p->data_size) - 1;
     if (p->data_type == OSSL_PARAM_INTEGER && ((bits >> sign_bit) & 1) != 0) {
         return Status::out_of_range;
+    }
+    value = bits;
+    return Status::ok;
+}
+
+Status get_size_t(const OSSL_PARAM* p, size_t& value) noexcept {
+    uint64_t bits = 0;
+    const Status status = get_uint64(p, bits);
+    if (status != Status::ok) {
+        return status;
     }
     if constexpr (sizeof(size_t) < sizeof(uint64_t)) {
         if (bits > SIZE_MAX) {
@@ -133,6 +143,10 @@ Status get_size_t(const OSSL_PARAM* p, size_t& value) noexcept {
 }
 
 Status set_size_t(OSSL_PARAM* p, size_t value) noexcept {
+    return set_integer(p, IntegerValue{value, false, sizeof value});
+}
+
+Status set_uint64(OSSL_PARAM* p, uint64_t value) noexcept {
     return set_integer(p, IntegerValue{value, false, sizeof value});
 }
 
@@ -161,14 +175,27 @@ Status set_utf8(OSSL_PARAM* p, const char* value) noexcept {
     }
 }
 
-Status get_octet_string_view(const OSSL_PARAM* p, const uint8_t*& bytes, size_t& size) noexcept {
-    if (p == nullptr || p->data_type != OSSL_PARAM_OCTET_STRING ||
-        (p->data == nullptr && p->data_size != 0)) {
+namespace {
+
+// A string param of `type`, its bytes referenced.
+Status get_string_view(const OSSL_PARAM* p, unsigned int type, const uint8_t*& bytes,
+                       size_t& size) noexcept {
+    if (p == nullptr || p->data_type != type || (p->data == nullptr && p->data_size != 0)) {
         return Status::wrong_type;
     }
     bytes = static_cast<const uint8_t*>(p->data);
     size = p->data_size;
     return Status::ok;
+}
+
+}  // namespace
+
+Status get_octet_string_view(const OSSL_PARAM* p, const uint8_t*& bytes, size_t& size) noexcept {
+    return get_string_view(p, OSSL_PARAM_OCTET_STRING, bytes, size);
+}
+
+Status get_utf8_string_view(const OSSL_PARAM* p, const uint8_t*& bytes, size_t& size) noexcept {
+    return get_string_view(p, OSSL_PARAM_UTF8_STRING, bytes, size);
 }
 
 }  // namespace blake2simd::param

@@ -132,6 +132,7 @@ bool read_engine(Reader& in, typename Blake2Engine<Family>::Snapshot& snapshot) 
     in.bytes(snapshot.buffer, sizeof snapshot.buffer);
     snapshot.buffered = in.word<uint32_t>();
     snapshot.digest_length = in.word<uint8_t>();
+    snapshot.last_node = false;  // not in the engine's bytes: the context's flags byte holds it
     return Blake2Engine<Family>::is_consistent(snapshot);
 }
 
@@ -147,6 +148,7 @@ void write_tree_engine(Writer& out,
     }
     out.bytes(snapshot.pending, sizeof snapshot.pending);
     out.word(snapshot.pending_length);
+    out.word(snapshot.digest_length);
 }
 
 template <class Family>
@@ -161,6 +163,7 @@ bool read_tree_engine(Reader& in, typename TreeEngine<Family>::Snapshot& snapsho
     }
     in.bytes(snapshot.pending, sizeof snapshot.pending);
     snapshot.pending_length = in.word<uint32_t>();
+    snapshot.digest_length = in.word<uint8_t>();
     return TreeEngine<Family>::is_consistent(snapshot);
 }
 

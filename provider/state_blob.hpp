@@ -110,7 +110,7 @@ bool read_engine(Reader& in, typename Blake2Engine<Family>::Snapshot& snapshot) 
 
 template <class Family>
 inline constexpr size_t kTreeEngineBytes = Family::kLanes * 10 * sizeof(typename Family::Word) +
-                                           (2 * Family::kLanes - 1) * Family::kBlockBytes + 4;
+                                           (2 * Family::kLanes - 1) * Family::kBlockBytes + 4 + 1;
 
 template <class Family>
 void write_tree_engine(Writer& out, const typename TreeEngine<Family>::Snapshot& snapshot) noexcept;

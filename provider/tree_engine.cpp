@@ -14,20 +14,21 @@
 namespace blake2simd {
 namespace {
 
-// Every node: fanout = the leaf count, depth 2, unlimited leaf length, full-size inner hashes
-// and output, the key length (the root's too, although the root never absorbs the key).
+// Every node: the tree's digest length, fanout = the leaf count, depth 2, unlimited leaf
+// length, full-size inner hashes, the key length (the root's too, although the root never
+// absorbs the key).
 template <class Family>
-ParameterBlock<Family> node_parameter_block(size_t key_length, uint64_t node_offset,
-                                            uint8_t node_depth) noexcept {
+ParameterBlock<Family> node_parameter_block(size_t digest_length, size_t key_length,
+                                            uint64_t node_offset, uint8_t node_depth) noexcept {
     ParameterBlock<Family> parameter_block;
-    parameter_block.digest_length = kTreeDigestBytes<Family>;
+    parameter_block.digest_length = static_cast<uint8_t>(digest_length);
     parameter_block.key_length = static_cast<uint8_t>(key_length);
     parameter_block.fanout = Family::kLanes;
     parameter_block.depth = 2;
     parameter_block.leaf_length = 0;
     parameter_block.node_offset = node_offset;
     parameter_block.node_depth = node_depth;
-    parameter_block.inner_length = kTreeDigestBytes<Family>;
+    parameter_block.inner_length = kTreeInnerBytes<Family>;
     return parameter_block;
 }
 
@@ -50,8 +51,9 @@ void mark_final(State& state, bool last_node) noexcept {
 
 template <class Family>
 void TreeEngine<Family>::start(Compress compress, CompressLanes compress_lanes, const uint8_t* key,
-                               size_t key_length) noexcept {
+                               size_t key_length, size_t digest_length) noexcept {
     m_compress = compress;
+    m_digest_length = static_cast<uint8_t>(digest_length);
     m_compress_lanes = compress_lanes;
     m_pending_length = 0;
     m_key_length = static_cast<uint8_t>(key_length);
@@ -62,7 +64,8 @@ void TreeEngine<Family>::start(Compress compress, CompressLanes compress_lanes, 
         std::memcpy(m_key, key, key_length);
     }
     for (size_t leaf = 0; leaf < kLeaves; ++leaf) {
-        reset_state(m_leaves[leaf], node_parameter_block<Family>(key_length, leaf, 0));
+        reset_state(m_leaves[leaf],
+                    node_parameter_block<Family>(m_digest_length, key_length, leaf, 0));
     }
     if (key_length > 0) {
         // Not the last block of any leaf that later gets a message byte; finish() redoes
@@ -159,7 +162,7 @@ void TreeEngine<Family>::forget_key() noexcept {
 template <class Family>
 void TreeEngine<Family>::finish_empty_leaf(size_t leaf, uint8_t digest[kDigestBytes]) noexcept {
     typename Family::State state;
-    reset_state(state, node_parameter_block<Family>(m_key_length, leaf, 0));
+    reset_state(state, node_parameter_block<Family>(m_digest_length, m_key_length, leaf, 0));
     uint8_t block[kBlockBytes] = {};
     std::memcpy(block, m_key, m_key_length);
     mark_final(state, leaf == kLeaves - 1);
@@ -208,11 +211,11 @@ void TreeEngine<Family>::finish(uint8_t* out) noexcept {
     constexpr size_t kRootBlocks = sizeof leaf_digests / kBlockBytes;
     static_assert(kRootBlocks >= 2 && sizeof leaf_digests % kBlockBytes == 0);
     typename Family::State root;
-    reset_state(root, node_parameter_block<Family>(m_key_length, 0, 1));
+    reset_state(root, node_parameter_block<Family>(m_digest_length, m_key_length, 0, 1));
     m_compress(&root, leaf_digests, kRootBlocks - 1, kBlockBytes);
     mark_final(root, true);
     m_compress(&root, leaf_digests + (kRootBlocks - 1) * kBlockBytes, 1, kBlockBytes);
-    write_digest(root, out, kDigestBytes);
+    write_digest(root, out, m_digest_length);
 
     cleanse(leaf_digests, sizeof leaf_digests);
     cleanse(&root, sizeof root);
@@ -239,14 +242,16 @@ typename TreeEngine<Family>::Snapshot TreeEngine<Family>::snapshot() const noexc
     }
     std::memcpy(snapshot.pending, m_pending, sizeof snapshot.pending);
     snapshot.pending_length = m_pending_length;
+    snapshot.digest_length = m_digest_length;
     return snapshot;
 }
 
 template <class Family>
 bool TreeEngine<Family>::is_consistent(const Snapshot& snapshot) noexcept {
     static_assert(sizeof snapshot.pending == kPendingBytes);
-    bool consistent =
-        snapshot.t[0][0] % kBlockBytes == 0 && snapshot.pending_length <= kPendingBytes;
+    bool consistent = snapshot.digest_length >= 1 && snapshot.digest_length <= kDigestBytes &&
+                      snapshot.t[0][0] % kBlockBytes == 0 &&
+                      snapshot.pending_length <= kPendingBytes;
     for (size_t leaf = 1; leaf < kLeaves; ++leaf) {
         consistent = consistent && snapshot.t[leaf][0] == snapshot.t[0][0] &&
                      snapshot.t[leaf][1] == snapshot.t[0][1];
@@ -258,7 +263,7 @@ bool TreeEngine<Family>::is_consistent(const Snapshot& snapshot) noexcept {
 template <class Family>
 void TreeEngine<Family>::restore(Compress compress, CompressLanes compress_lanes,
                                  const Snapshot& snapshot) noexcept {
-    start(compress, compress_lanes, nullptr, 0);
+    start(compress, compress_lanes, nullptr, 0, snapshot.digest_length);
     for (size_t leaf = 0; leaf < kLeaves; ++leaf) {
         std::memcpy(m_leaves[leaf].h, snapshot.h[leaf], sizeof snapshot.h[leaf]);
         std::memcpy(m_leaves[leaf].t, snapshot.t[leaf], sizeof snapshot.t[leaf]);

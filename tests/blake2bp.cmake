@@ -33,6 +33,27 @@ foreach(b2_kernel IN LISTS b2_built_kernels)
                   LABELS vectors provider blake2bp blake2sp)
 endforeach()
 
+# --- sized tree modes (size 1..64, BLAKE2sp 1..32) against libb2's blake2bp()/blake2sp()
+# (libb2-dev); built without it, the test skips. Automatic kernel, then each kernel forced.
+find_package(PkgConfig QUIET)
+if(PkgConfig_FOUND)
+  pkg_check_modules(B2_TEST_LIBB2 QUIET IMPORTED_TARGET libb2)
+endif()
+b2_add_evp_test(NAME blake2bp.sizes TARGET test_tree_sizes
+                SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_tree_sizes.cpp
+                LABELS provider differential blake2bp blake2sp TIMEOUT 300)
+if(B2_TEST_LIBB2_FOUND)
+  target_link_libraries(test_tree_sizes PRIVATE PkgConfig::B2_TEST_LIBB2)
+  target_compile_definitions(test_tree_sizes PRIVATE B2_HAVE_LIBB2)
+else()
+  message(STATUS "blake2simd: libb2 not found (apt install libb2-dev): blake2bp.sizes skips")
+endif()
+foreach(b2_kernel IN LISTS b2_built_kernels)
+  b2_add_evp_test(NAME blake2bp.sizes_${b2_kernel} TARGET test_tree_sizes
+                  ENVIRONMENT BLAKE2SIMD_KERNEL=${b2_kernel} B2_SKIP_UNLESS_KERNEL=${b2_kernel}
+                  LABELS provider differential blake2bp blake2sp TIMEOUT 300)
+endforeach()
+
 # --- openssl dgst / mac
 add_test(NAME blake2bp.cli
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/blake2bp_cli.py ${B2_MODULE_DIR}
@@ -45,4 +66,5 @@ if(COMMAND b2_add_qemu_kernel_tests)
   b2_add_qemu_tests(blake2bp.lanes4 test_blake2bp_lanes4 300
                     "--cpu-features=@EXPECTED_FEATURES@")
   b2_add_qemu_kernel_tests(blake2bp.evp test_blake2bp)
+  b2_add_qemu_kernel_tests(blake2bp.sizes test_tree_sizes)
 endif()

@@ -27,14 +27,14 @@ class Family:
     function: str
     max_key: int
     lengths: tuple  # empty, a byte, around a leaf block and a block for every leaf, large
-    wrong_size: int  # a valid size for the single-lane hash, refused here
+    wrong_size: int  # one byte more than the tree's digest, refused
 
 
 FAMILIES = {
     "blake2bp": Family("BLAKE2BP-512", "BLAKE2BPMAC", "gen_blake2bp", "blake2bp", 64,
-                       (0, 1, 128, 511, 512, 896, 897, 4097, 100_000, 1_048_579), 32),
+                       (0, 1, 128, 511, 512, 896, 897, 4097, 100_000, 1_048_579), 65),
     "blake2sp": Family("BLAKE2SP-256", "BLAKE2SPMAC", "gen_blake2sp", "blake2sp", 32,
-                       (0, 1, 63, 64, 65, 511, 512, 513, 640, 641, 4097, 100_000, 1_048_579), 16),
+                       (0, 1, 63, 64, 65, 511, 512, 513, 640, 641, 4097, 100_000, 1_048_579), 33),
 }
 
 TALLY = Tally("blake2bp_cli")
@@ -82,6 +82,7 @@ def main() -> int:
         good_key = f"hexkey:{key.hex()}"
         for options, reason in (((good_key, f"size:{family.wrong_size}"), "invalid output size"),
                                 ((good_key, "hexsalt:00"), "salt is not supported"),
+                                ((good_key, "fanout:2"), "parameter fixed by the algorithm"),
                                 ((good_key, "hexcustom:00"),
                                  "custom (personalization) is not supported"),
                                 ((f"hexkey:{bytes(family.max_key + 1).hex()}",),

@@ -60,7 +60,7 @@ const Tree kBlake2bp{"BLAKE2bp",
                      "blake2bp",
                      "blake2bp-kat.json",
                      "blake2bp-extended.json",
-                     "BLAKE2bp is 64 bytes only",
+                     "BLAKE2bp: must be 1..64 bytes",
                      &rfc7693::blake2bp};
 const Tree kBlake2sp{"BLAKE2sp",
                      "BLAKE2SP-256",
@@ -71,7 +71,7 @@ const Tree kBlake2sp{"BLAKE2sp",
                      "blake2sp",
                      "blake2sp-kat.json",
                      "blake2sp-extended.json",
-                     "BLAKE2sp is 32 bytes only",
+                     "BLAKE2sp: must be 1..32 bytes",
                      &rfc7693::blake2sp};
 
 struct Vector {
@@ -254,7 +254,7 @@ class Tester final {
 
     void check_digest_errors() {
         EVP_MD_CTX* ctx = m_md_ctx.get();
-        for (const size_t size : {size_t{1}, m_output / 2, m_output - 1, m_output + 1}) {
+        for (const size_t size : {size_t{0}, m_output + 1}) {
             b2test::Blake2bParams params;
             params.set_size(size);
             expect_failure(EVP_DigestInit_ex2(ctx, m_md.get(), params.build(kFaceDigest)) == 1,
@@ -323,7 +323,7 @@ class Tester final {
                            "invalid key length");
         }
         // Sizes, salt, custom.
-        for (const size_t size : {m_output / 2, m_output + 1}) {
+        for (const size_t size : {size_t{0}, m_output + 1}) {
             b2test::Blake2bParams params;
             params.set_size(size);
             expect_failure(EVP_MAC_CTX_set_params(ctx, params.build(kFaceMac)) == 1,

@@ -11,6 +11,7 @@
 // The default provider is used only where it is right on OpenSSL 3.0: its BLAKE2B-512 and
 // BLAKE2S-256 ignore size/salt/custom (so parameterised digests are checked against hashlib
 // instead), and we never change its MAC size after init or update it after final.
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +19,7 @@
 #include <exception>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -466,6 +468,9 @@ struct HashlibCase {
         params.set_size(v.size);
         params.set_salt(v.salt);
         params.set_custom(v.custom);
+        if (v.tree_fields) {
+            params.set_tree(*v.tree_fields);
+        }
     }
 
     const b2test::Blake2bVector& vector;
@@ -474,6 +479,10 @@ struct HashlibCase {
     std::string what;
     Blake2bParams params;
 };
+
+void check_gettable_tree_fields(Report& report, EVP_MD_CTX* md_ctx, const EVP_MD* md,
+                                const OSSL_PARAM* built, const b2test::TreeFields& fields,
+                                const std::string& what);
 
 void check_hashlib_digest(Report& report, EVP_MD_CTX* md_ctx, const EVP_MD* md, HashlibCase& c) {
     const std::span<const uint8_t> message(c.vector.message);
@@ -493,6 +502,73 @@ void check_hashlib_digest(Report& report, EVP_MD_CTX* md_ctx, const EVP_MD* md, 
     const auto duplicate = ok ? finish_digest(copy.get()) : std::nullopt;
     B2_CHECK(report, original == c.vector.expected && duplicate == c.vector.expected,
              "digest dup " + c.what + " at " + std::to_string(split));
+    if (c.vector.tree_fields) {
+        check_gettable_tree_fields(report, md_ctx, md, built, *c.vector.tree_fields, c.what);
+    }
+}
+
+// The tree fields set are the tree fields got (any integer width: asked as uint64).
+void check_gettable_tree_fields(Report& report, EVP_MD_CTX* md_ctx, const EVP_MD* md,
+                                const OSSL_PARAM* built, const b2test::TreeFields& fields,
+                                const std::string& what) {
+    const char* const names[] = {"fanout",     "depth",      "leaf-size", "node-offset",
+                                 "node-depth", "inner-size", "last-node"};
+    const uint64_t expected[] = {fields.fanout,      fields.depth,      fields.leaf_size,
+                                 fields.node_offset, fields.node_depth, fields.inner_size,
+                                 fields.last_node};
+    uint64_t got[7] = {};
+    OSSL_PARAM query[8];
+    for (size_t i = 0; i < 7; ++i) {
+        query[i] = OSSL_PARAM_construct_uint64(names[i], &got[i]);
+    }
+    query[7] = OSSL_PARAM_construct_end();
+    const bool ok =
+        EVP_DigestInit_ex2(md_ctx, md, built) == 1 && EVP_MD_CTX_get_params(md_ctx, query) == 1;
+    for (size_t i = 0; i < 7; ++i) {
+        B2_CHECK(report, ok && got[i] == expected[i],
+                 "gettable " + std::string(names[i]) + " " + what + ": got " +
+                     std::to_string(got[i]) + ", set " + std::to_string(expected[i]));
+    }
+}
+
+// A tree (gen_tree_params.py): the leaves of `tree_leaf_size` bytes at depth 0 with their node
+// offsets and the last one's last-node flag, the root of their digests at node depth 1.
+void check_hashlib_tree(Report& report, EVP_MD_CTX* md_ctx, const EVP_MD* md,
+                        const b2test::Blake2bVector& vector) {
+    const size_t leaf_size = vector.tree_leaf_size;
+    const Bytes& message = vector.message;
+    const size_t leaves = message.empty() ? 1 : (message.size() + leaf_size - 1) / leaf_size;
+    auto node = [&](std::span<const uint8_t> input, uint64_t offset, unsigned int depth,
+                    bool last) {
+        b2test::TreeFields fields;
+        fields.fanout = 0;
+        fields.depth = 2;
+        fields.leaf_size = static_cast<uint32_t>(leaf_size);
+        fields.node_offset = offset;
+        fields.node_depth = depth;
+        fields.inner_size = static_cast<unsigned int>(vector.size);
+        fields.last_node = last ? 1 : 0;
+        Blake2bParams params;
+        params.set_size(vector.size);
+        params.set_tree(fields);
+        return b2test::run_digest(md_ctx, md, params.build(Blake2bParams::Face::digest), input);
+    };
+    Bytes digests;
+    bool ok = true;
+    for (size_t i = 0; i < leaves && ok; ++i) {
+        const size_t from = i * leaf_size;
+        const size_t length = std::min(leaf_size, message.size() - std::min(from, message.size()));
+        const auto leaf =
+            node(std::span<const uint8_t>(message.data() + from, length), i, 0, i == leaves - 1);
+        ok = leaf.has_value();
+        if (ok) {
+            digests.insert(digests.end(), leaf->begin(), leaf->end());
+        }
+    }
+    const auto root = ok ? node(digests, 0, 1, true) : std::nullopt;
+    B2_CHECK(report, root == vector.expected,
+             "tree " + vector.name + " (" + std::to_string(leaves) + " leaves of " +
+                 std::to_string(leaf_size) + "): got " + hex_or_failure(root));
 }
 
 // On both providers; the dup on ours.
@@ -501,6 +577,9 @@ void check_hashlib_mac(Report& report, EVP_MAC* mac, EVP_MAC* their_mac, Hashlib
     const Bytes& key = c.vector.key;
     const OSSL_PARAM* built = c.params.build(Blake2bParams::Face::mac);
     for (EVP_MAC* face : {mac, their_mac}) {
+        if (face == their_mac && c.vector.tree_fields) {
+            continue;  // the default provider has no tree fields (it ignores them)
+        }
         b2test::MacCtxPtr ctx(EVP_MAC_CTX_new(face));
         const auto got = b2test::run_mac(ctx.get(), key, built, message, c.pieces);
         B2_CHECK(
@@ -524,6 +603,15 @@ void check_hashlib_mac(Report& report, EVP_MAC* mac, EVP_MAC* their_mac, Hashlib
              "MAC dup " + c.what + " at " + std::to_string(split));
 }
 
+// The kernel serving a digest context of `md`.
+std::optional<std::string> served_kernel(const b2test::ProviderSession&, const EVP_MD* md) {
+    b2test::MdCtxPtr ctx(EVP_MD_CTX_new());
+    if (EVP_DigestInit_ex2(ctx.get(), md, nullptr) != 1) {
+        return std::nullopt;
+    }
+    return b2test::served_kernel(ctx.get());
+}
+
 // Parameterised digests and MACs against hashlib outputs, with random splits and a dup
 // mid-stream; the MAC also runs on the default provider, which handles these params right.
 int run_hashlib_cases(const Blake2Algorithm& algorithm, const std::string& path, uint64_t seed) {
@@ -538,13 +626,34 @@ int run_hashlib_cases(const Blake2Algorithm& algorithm, const std::string& path,
                    b2test::provider_name(mac.get()) == b2test::kOurProvider,
                "ours served by blake2simd");
     B2_REQUIRE(b2test::provider_name(their_mac.get()) == "default", "theirs served by default");
+    // BLAKE2SIMD_KERNEL with B2_SKIP_UNLESS_KERNEL / B2_EXPECT_KERNEL: one kernel's run.
+    const auto kernel = served_kernel(session, md.get());
+    B2_REQUIRE(kernel.has_value(), "ctx param kernel");
+    const b2test::KernelPolicy policy;
+    if (policy.wants_skip(*kernel)) {
+        return b2test::kSkipExitCode;
+    }
+    // A kernel without a BLAKE2s form leaves BLAKE2s on the automatic choice: there only the
+    // CPU model's kernels bind it.
+    if (algorithm.block_bytes == b2test::kBlake2b.block_bytes) {
+        policy.check(report, *kernel, algorithm.digest);
+    } else {
+        policy.check_allowed(report, *kernel, algorithm.digest);
+    }
+    std::printf("kernel %s\n", kernel->c_str());
     const auto vectors = b2test::load_extended(path);
     B2_CHECK(report, !vectors.empty(), path + " holds no cases");
     Random rng(seed);
     b2test::MdCtxPtr md_ctx(EVP_MD_CTX_new());
     long digests = 0;
     long macs = 0;
+    long trees = 0;
     for (const b2test::Blake2bVector& vector : vectors) {
+        if (vector.tree_leaf_size != 0) {
+            ++trees;
+            check_hashlib_tree(report, md_ctx.get(), md.get(), vector);
+            continue;
+        }
         HashlibCase c(vector, rng, algorithm.block_bytes);
         if (vector.key.empty()) {
             ++digests;
@@ -554,8 +663,8 @@ int run_hashlib_cases(const Blake2Algorithm& algorithm, const std::string& path,
             check_hashlib_mac(report, mac.get(), their_mac.get(), c);
         }
     }
-    std::printf("%s/%s hashlib cases from %s: %ld digest, %ld MAC\n", algorithm.digest,
-                algorithm.mac, path.c_str(), digests, macs);
+    std::printf("%s/%s hashlib cases from %s: %ld digest, %ld MAC, %ld trees\n", algorithm.digest,
+                algorithm.mac, path.c_str(), digests, macs, trees);
     return report.finish();
 }
 

@@ -397,6 +397,36 @@ void check_size_refused(Report& report, EVP_MD_CTX* ctx, const EVP_MD* md, const
     }
 }
 
+// A named size takes the tree fields as the family's digest does with its size (which
+// evp.hashlib_tree_params_* holds to hashlib).
+void check_named_tree_fields(Report& report, const b2test::ProviderSession& session,
+                             EVP_MD_CTX* ctx, const EVP_MD* md, const Algorithm& algorithm,
+                             const NamedSize& named) {
+    const auto family_md = session.fetch_md(algorithm.digest, b2test::kOurPropq);
+    B2_REQUIRE(family_md != nullptr, std::string("fetching ") + algorithm.digest);
+    const std::vector<uint8_t> message = b2test::pattern_mod251(200);
+    b2test::TreeFields fields;
+    fields.fanout = 0;
+    fields.depth = 3;
+    fields.leaf_size = 4096;
+    fields.node_offset = 5;
+    fields.node_depth = 1;
+    fields.inner_size = static_cast<unsigned int>(named.size);
+    fields.last_node = 1;
+    Blake2bParams named_params;
+    named_params.set_tree(fields);
+    Blake2bParams family_params;
+    family_params.set_size(named.size);
+    family_params.set_tree(fields);
+    const auto got =
+        b2test::run_digest(ctx, md, named_params.build(Blake2bParams::Face::digest), message);
+    const auto expected = b2test::run_digest(
+        ctx, family_md.get(), family_params.build(Blake2bParams::Face::digest), message);
+    B2_CHECK(report, got && got == expected,
+             std::string(named.names.front()) + " takes the tree fields as " + algorithm.digest +
+                 " with size " + std::to_string(named.size) + " does");
+}
+
 // Each named size: every name reaches us, EVP_MD_get_size is the size, and every unkeyed
 // extended vector of that size (salt and custom included) comes out with no size param and with
 // the size param repeating the named size; any other size is refused.
@@ -425,6 +455,7 @@ void run_named_sizes(Report& report, const b2test::ProviderSession& session, con
         }
         // The family's longest size (block / 2) is fine for BLAKE2B-512 but not here.
         check_size_refused(report, ctx.get(), md.get(), named, algorithm.block_bytes / 2);
+        check_named_tree_fields(report, session, ctx.get(), md.get(), algorithm, named);
         size_t checked = 0;
         for (size_t index = 0; index < vectors.size(); ++index) {
             const Blake2bVector& vector = vectors[index];

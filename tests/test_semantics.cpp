@@ -453,8 +453,8 @@ KeyedAnswer official_keyed_answer(const Blake2Algorithm& algorithm, size_t lengt
     b2test::fatal("no keyed entry of " + std::to_string(length) + " bytes in " + path);
 }
 
-// BLAKE2BP-512/BLAKE2BPMAC and BLAKE2SP-256/BLAKE2SPMAC: one size, no salt/custom, keys
-// 1..max_key, the same life cycle and key reuse as the single-lane MAC.
+// BLAKE2BP-512/BLAKE2BPMAC and BLAKE2SP-256/BLAKE2SPMAC: sizes 1..max_size, no salt/custom or
+// tree field, keys 1..max_key, the same life cycle and key reuse as the single-lane MAC.
 void check_tree_digest(Report& report, const b2test::ProviderSession& session,
                        const Blake2Algorithm& algorithm) {
     const b2test::MdPtr md = session.fetch_md(algorithm.digest, b2test::kOurPropq);
@@ -465,7 +465,7 @@ void check_tree_digest(Report& report, const b2test::ProviderSession& session,
              "digest size and block size");
     b2test::MdCtxPtr ctx(EVP_MD_CTX_new());
     const size_t full = algorithm.max_size;
-    for (const size_t size : {size_t{0}, size_t{1}, full / 2, full - 1, full + 1}) {
+    for (const size_t size : {size_t{0}, full + 1}) {
         b2test::Blake2bParams params;
         params.set_size(size);
         expect_refusal(report,
@@ -473,12 +473,22 @@ void check_tree_digest(Report& report, const b2test::ProviderSession& session,
                                           params.build(b2test::Blake2bParams::Face::digest)) == 1,
                        "digest size " + std::to_string(size), "invalid output size");
     }
-    {
+    // Any size 1..full (the values: test_tree_sizes against libb2).
+    for (const size_t size : {size_t{1}, full / 2, full - 1, full}) {
         b2test::Blake2bParams params;
-        params.set_size(full);
+        params.set_size(size);
         const auto out = b2test::run_digest(ctx.get(), md.get(),
                                             params.build(b2test::Blake2bParams::Face::digest), {});
-        B2_CHECK(report, out && out->size() == full, "digest size " + std::to_string(full));
+        B2_CHECK(report, out && out->size() == size, "digest size " + std::to_string(size));
+    }
+    // The tree fields: the mode defines them.
+    for (const char* name :
+         {"fanout", "depth", "leaf-size", "node-offset", "node-depth", "inner-size", "last-node"}) {
+        uint64_t value = 1;
+        OSSL_PARAM params[] = {OSSL_PARAM_construct_uint64(name, &value),
+                               OSSL_PARAM_construct_end()};
+        expect_refusal(report, EVP_DigestInit_ex2(ctx.get(), md.get(), params) == 1,
+                       std::string("digest ") + name, "parameter fixed by the algorithm");
     }
     const Bytes field = pattern(8, 3);
     for (const size_t length : {size_t{0}, size_t{8}}) {
@@ -507,8 +517,8 @@ void check_tree_digest(Report& report, const b2test::ProviderSession& session,
                    b2test::finished_digest_final_reason());
 }
 
-// A tree MAC's refusals on a context never keyed: keys of 0 and one byte too many, any size
-// but its own, salt and custom.
+// A tree MAC's refusals on a context never keyed: keys of 0 and one byte too many, sizes 0 and
+// one byte too many, salt and custom.
 void check_tree_mac_refusals(Report& report, EVP_MAC_CTX* ctx, const Blake2Algorithm& algorithm) {
     const size_t full = algorithm.max_size;
     const Bytes long_key = pattern(algorithm.max_key + 1, 0x11);
@@ -524,7 +534,7 @@ void check_tree_mac_refusals(Report& report, EVP_MAC_CTX* ctx, const Blake2Algor
         expect_refusal(report, EVP_MAC_CTX_set_params(ctx, params) == 1, "MAC key param too long",
                        "invalid key length");
     }
-    for (const size_t size : {full / 2, full + 1}) {
+    for (const size_t size : {size_t{0}, full + 1}) {
         b2test::Blake2bParams params;
         params.set_size(size);
         expect_refusal(

@@ -63,3 +63,24 @@ add_test(NAME vectors.blake2s_random_cases_generate
 set_tests_properties(vectors.blake2s_random_cases_generate PROPERTIES
                      LABELS "vectors;differential;blake2s"
                      FIXTURES_SETUP b2_blake2s_random_param_cases)
+
+# The whole parameter block (tree fields, keys, salt, personalization) against hashlib, and trees
+# built of such nodes (vectors/gen_tree_params.py), for evp.hashlib_tree_params*: fresh cases each
+# run (B2_SEED reproduces), a smaller file for the runs under the qemu CPU models.
+foreach(b2_family blake2b blake2s)
+  foreach(b2_size full quick)
+    if(b2_size STREQUAL full)
+      set(b2_counts --random 1500 --trees 60)
+    else()
+      set(b2_counts --random 200 --trees 10)
+    endif()
+    set(b2_tree_cases_${b2_family}_${b2_size}
+        ${CMAKE_CURRENT_BINARY_DIR}/tree-param-cases-${b2_family}-${b2_size}.json)
+    add_test(NAME vectors.tree_params_${b2_family}_${b2_size}_generate
+             COMMAND ${Python3_EXECUTABLE} ${B2_VECTORS_DIR}/gen_tree_params.py ${b2_counts}
+                     --family ${b2_family} --output ${b2_tree_cases_${b2_family}_${b2_size}})
+    set_tests_properties(vectors.tree_params_${b2_family}_${b2_size}_generate PROPERTIES
+                         LABELS "vectors;differential"
+                         FIXTURES_SETUP b2_tree_params_${b2_family}_${b2_size})
+  endforeach()
+endforeach()

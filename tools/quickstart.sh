@@ -15,8 +15,10 @@ log_prefix=quickstart
 BUILD_PACKAGES="g++ make cmake pkg-config libssl-dev openssl python3"
 # Versionless names (Debian's default clang: 14 on Debian 12, 19 on 13), so one list serves both.
 # debootstrap, lintian and perl (pod2man) let the system tests check the .deb in scratch roots;
-# libargon2-dev and libsodium-dev are the Argon2 tests' reference implementations.
-TEST_PACKAGES="qemu-user valgrind clang libclang-rt-dev clang-format dpkg-dev file debootstrap lintian perl libargon2-dev libsodium-dev"
+# libargon2-dev and libsodium-dev are the Argon2 tests' reference implementations; libb2-dev is
+# the independent BLAKE2bp/BLAKE2sp of every size (blake2bp.sizes; the CI jobs on Debian 12 and 13
+# install through this list too).
+TEST_PACKAGES="qemu-user valgrind clang libclang-rt-dev clang-format dpkg-dev file debootstrap lintian perl libargon2-dev libsodium-dev libb2-dev"
 DEB_PACKAGES="dpkg-dev perl"
 
 # build [--target TARGET]: the main build tree, the same configuration for demo and test.

@@ -137,10 +137,11 @@ def parameter_block(variant: Blake2, digest_size: int, key_length: int, fanout: 
 
 
 def pure_hash(variant: Blake2, message: bytes, params: bytes, key: bytes = b"",
-              last_node: bool = False, absorb_key: bool = True) -> bytes:
+              last_node: bool = False, absorb_key: bool = True, out_length: int = 0) -> bytes:
     """BLAKE2 over `message` from the parameter block `params`. With absorb_key the zero-padded
     key is the first block (ordinary keyed BLAKE2); without it the parameter block alone carries
-    the key length, as for a tree root."""
+    the key length, as for a tree root. out_length 0: the block's digest length (a sized tree's
+    leaves output their full inner length instead)."""
     size, block = variant.word_bytes, variant.block
     h = [variant.iv[i] ^ int.from_bytes(params[size * i:size * i + size], "little")
          for i in range(8)]
@@ -150,7 +151,7 @@ def pure_hash(variant: Blake2, message: bytes, params: bytes, key: bytes = b"",
         _compress(variant, h, data[block * j:block * (j + 1)], block * (j + 1), False, False)
     tail = data[block * full_blocks:]
     _compress(variant, h, tail.ljust(block, b"\0"), len(data), True, last_node)
-    return b"".join(word.to_bytes(size, "little") for word in h)[:params[0]]
+    return b"".join(word.to_bytes(size, "little") for word in h)[:out_length or params[0]]
 
 
 # ---------------------------------------------------------------- tree mode
@@ -166,10 +167,11 @@ class Tree:
     def name(self) -> str:
         return self.variant.name + "p"
 
-    def params(self, key_length: int, node_offset: int, node_depth: int) -> bytes:
+    def params(self, key_length: int, node_offset: int, node_depth: int, size: int = 0) -> bytes:
+        """size: the tree's digest length, in every node's block (0: the longest)."""
         out = self.variant.out
-        return parameter_block(self.variant, out, key_length, self.leaves, 2, 0, node_offset,
-                               node_depth, out)
+        return parameter_block(self.variant, size or out, key_length, self.leaves, 2, 0,
+                               node_offset, node_depth, out)
 
     def leaf_messages(self, message: bytes) -> list:
         block = self.variant.block
@@ -184,9 +186,12 @@ class Tree:
                                         node_depth=node_depth, inner_size=out,
                                         last_node=last_node).digest()
 
-    def digest(self, message: bytes, key: bytes = b"") -> bytes:
+    def digest(self, message: bytes, key: bytes = b"", size: int = 0) -> bytes:
+        """size: 1..out as the reference blake2bp/blake2sp define it (0: the longest)."""
         if self not in _CHECKED:
             self.check_pure_against_hashlib()
+        if size and size != self.variant.out:
+            return self.sized_digest(message, key, size)
         digests = b"".join(self.hashlib_node(part, key, leaf, 0, leaf == self.leaves - 1)
                            for leaf, part in enumerate(self.leaf_messages(message)))
         root = pure_hash(self.variant, digests, self.params(len(key), 0, 1), key, last_node=True,
@@ -195,6 +200,17 @@ class Tree:
         if not key and self.hashlib_node(digests, b"", 0, 1, True) != root:
             raise SystemExit(f"{self.name}: pure-Python root disagrees with hashlib's")
         return root
+
+    def sized_digest(self, message: bytes, key: bytes, size: int) -> bytes:
+        """Every node's block names `size`; the leaves still output their full inner length,
+        which hashlib cannot (its digest_size is both), so the pure-Python BLAKE2 computes."""
+        out = self.variant.out
+        digests = b"".join(
+            pure_hash(self.variant, part, self.params(len(key), leaf, 0, size), key,
+                      last_node=leaf == self.leaves - 1, out_length=out)
+            for leaf, part in enumerate(self.leaf_messages(message)))
+        return pure_hash(self.variant, digests, self.params(len(key), 0, 1, size), key,
+                         last_node=True, absorb_key=False)
 
     def check_pure_against_hashlib(self) -> None:
         """pure_hash must agree with hashlib before it may produce any vector."""

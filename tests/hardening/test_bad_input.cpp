@@ -769,16 +769,16 @@ void check_tree_rejections(Report& report, const TreeFixture& tree) {
     const Bytes empty;
     const Bytes salt = pattern(16, 5);
     size_t size_zero = 0;
-    size_t size_half = full / 2;
     size_t size_big = full + 1;
+    uint64_t fanout = 2;
     const char* const kSizeReason = "invalid output size";
     const TreeParamCase cases[] = {
         {"salt of 16 bytes", octets(OSSL_MAC_PARAM_SALT, salt), "salt is not supported", true},
         {"empty salt", octets(OSSL_MAC_PARAM_SALT, empty), "salt is not supported", true},
         {"custom of 16 bytes", octets(OSSL_MAC_PARAM_CUSTOM, salt), "custom", true},
         {"size 0", OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size_zero), kSizeReason, true},
-        {"size " + std::to_string(size_half),
-         OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size_half), kSizeReason, true},
+        {"fanout 2 (the mode fixes the tree fields)",
+         OSSL_PARAM_construct_uint64("fanout", &fanout), "parameter fixed by the algorithm", true},
         {"size " + std::to_string(size_big),
          OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size_big), kSizeReason, true},
         {"size as an octet string", octets(OSSL_MAC_PARAM_SIZE, tree.key), "wrong data type", true},

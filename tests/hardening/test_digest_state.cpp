@@ -104,19 +104,31 @@ Fns functions(const direct_module::Instance& instance, const char* name) {
             instance.provctx()};
 }
 
-// Two settings per algorithm: the defaults, and another size, salt and custom where the
-// algorithm takes them (the tree modes take none; BLAKE2X's unknown-length mode instead).
+// Two settings per algorithm: the defaults, and another size, salt, custom and every tree field
+// where the algorithm takes them (the tree modes: a size alone; BLAKE2X's unknown-length mode).
 bool init(const Fns& f, void* ctx, const Algorithm& algorithm, int variant) {
     static const unsigned char kSalt[] = "salt of 8", kCustom[] = "custom 8";
     size_t size = algorithm.block == 128 ? 40 : 20;
     size_t xoflen = kXofOutput;
+    // fanout, depth, leaf-size, node-offset, node-depth, inner-size, last-node: none a default.
+    static const char* const kTreeFields[] = {
+        "fanout", "depth", "leaf-size", "node-offset", "node-depth", "inner-size", "last-node"};
+    static uint64_t tree_values[] = {0, 3, 4096, 0x0000badc0ffee5, 1, 16, 1};
     std::vector<OSSL_PARAM> params;
     if (algorithm.kind == Algorithm::xof && variant == 0) {
         params.push_back(OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &xoflen));
     }
+    if (variant == 1 && algorithm.kind == Algorithm::tree) {
+        params.push_back(OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_SIZE, &size));
+    }
     if (variant == 1 && algorithm.kind != Algorithm::tree) {
         if (algorithm.kind == Algorithm::plain) {
             params.push_back(OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_SIZE, &size));
+        }
+        if (algorithm.kind != Algorithm::xof) {
+            for (size_t i = 0; i < std::size(kTreeFields); ++i) {
+                params.push_back(OSSL_PARAM_construct_uint64(kTreeFields[i], &tree_values[i]));
+            }
         }
         params.push_back(OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_SALT,
                                                            const_cast<unsigned char*>(kSalt), 8));
@@ -240,7 +252,7 @@ void check_copyctx(b2test::Report& checks, const Fns& f, const Case& c, Phase ph
 
 // Offsets into a blob: the header is 16 bytes, then (plain and named) the settings' parameter
 // block and a flags byte, (xof) two parameter blocks, then the engine: h, t, buffer, buffered;
-// (tree) each leaf's h and t.
+// (tree) each leaf's h and t, the pending bytes and their length, the digest length.
 size_t counter_offset(const Algorithm& a) {
     const size_t parameter_block = 8 * a.word;
     switch (a.kind) {
@@ -289,13 +301,21 @@ void check_refusals(b2test::Report& checks, const Fns& f, const Case& c, const B
         bad.emplace_back("a key length in the parameter block", parameter);
         if (c.algorithm.kind != Algorithm::xof) {
             Bytes flags = blob;
-            flags[16 + 8 * c.algorithm.word] = 1;  // a last-node flag: nothing sets one yet
-            bad.emplace_back("a flag set", flags);
+            flags[16 + 8 * c.algorithm.word] |= 4;  // bits 0 and 1 are the last-node flags
+            bad.emplace_back("an unknown flag set", flags);
+            Bytes depth = blob;
+            depth[16 + 3] = 0;  // the tree depth: 1..255
+            bad.emplace_back("a depth of 0", depth);
         }
     } else {
         Bytes pending = blob;
-        set_le32(pending, blob.size() - 4, 0xffffffffu);
+        set_le32(pending, blob.size() - 5, 0xffffffffu);  // before the digest length byte
         bad.emplace_back("pending length out of range", pending);
+        for (size_t size : {size_t{0}, c.algorithm.word * 8 + 1}) {
+            Bytes length = blob;
+            length.back() = static_cast<uint8_t>(size);
+            bad.emplace_back("tree digest length " + std::to_string(size), length);
+        }
     }
     void* target = other_context(f, c, 1);
     for (const auto& [what, candidate] : bad) {

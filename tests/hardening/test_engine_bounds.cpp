@@ -192,7 +192,7 @@ void check_blake2s_streams(b2test::Report& report, Guarded& engine_area, const u
         auto* engine = new (engine_area.usable) Blake2sEngine;
         blake2simd::Blake2sParameterBlock params;
         params.key_length = static_cast<uint8_t>(key_length);
-        uint8_t padded[blake2simd::kBlake2sMaxKeyBytes] = {};
+        uint8_t padded[blake2simd::Blake2sFamily::kBlockBytes] = {};
         std::memcpy(padded, key, key_length);
         if (key_length > 0) {
             engine->start_keyed_empty(kernel->compress, params, padded);
@@ -239,7 +239,7 @@ void check_blake2b_streams(b2test::Report& report, Guarded& engine_area, const u
         auto* engine = new (engine_area.usable) Blake2bEngine;
         blake2simd::Blake2bParameterBlock params;
         params.key_length = static_cast<uint8_t>(key_length);
-        uint8_t padded[blake2simd::kBlake2bMaxKeyBytes] = {};
+        uint8_t padded[blake2simd::Blake2bFamily::kBlockBytes] = {};
         std::memcpy(padded, key, key_length);
         if (key_length > 0) {
             engine->start_keyed_empty(kernel.compress, params, padded);

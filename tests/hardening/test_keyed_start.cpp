@@ -64,7 +64,7 @@ std::vector<uint8_t> pattern(size_t length, uint8_t seed) {
 
 template <class T>
 struct Setup {
-    uint8_t padded_key[T::kMaxKey] = {};
+    uint8_t padded_key[T::kBlock] = {};  // the key block
     uint8_t salt[T::kSalt] = {};
     typename T::Params params;
     typename T::Oracle oracle;

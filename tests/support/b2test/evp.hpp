@@ -24,6 +24,7 @@
 
 #include "check.hpp"
 #include "openssl_errors.hpp"
+#include "vectors.hpp"
 
 #ifndef B2_MODULE_DIR
 #error "B2_MODULE_DIR must name the directory holding blake2simd.so (set by b2_add_evp_test)"
@@ -251,6 +252,7 @@ class Blake2bParams final {
     void set_size(size_t size) noexcept { m_size = size; }
     void set_salt(std::span<const uint8_t> salt) noexcept { m_salt = salt; }
     void set_custom(std::span<const uint8_t> custom) noexcept { m_custom = custom; }
+    void set_tree(const TreeFields& fields) noexcept { m_tree = fields; }
 
     // The digest takes "size" as unsigned int (OpenSSL's later BLAKE2 digest API), the MAC as
     // size_t (EVP_MAC documentation); OpenSSL's getters convert either way.
@@ -271,6 +273,16 @@ class Blake2bParams final {
         if (m_custom) {
             m_params[count++] = octets("custom", *m_custom);
         }
+        if (m_tree) {
+            // Integers of three widths: any width up to 8 bytes is taken.
+            m_params[count++] = OSSL_PARAM_construct_uint("fanout", &m_tree->fanout);
+            m_params[count++] = OSSL_PARAM_construct_uint("depth", &m_tree->depth);
+            m_params[count++] = OSSL_PARAM_construct_uint32("leaf-size", &m_tree->leaf_size);
+            m_params[count++] = OSSL_PARAM_construct_uint64("node-offset", &m_tree->node_offset);
+            m_params[count++] = OSSL_PARAM_construct_uint("node-depth", &m_tree->node_depth);
+            m_params[count++] = OSSL_PARAM_construct_uint("inner-size", &m_tree->inner_size);
+            m_params[count++] = OSSL_PARAM_construct_uint("last-node", &m_tree->last_node);
+        }
         m_params[count] = OSSL_PARAM_construct_end();
         return m_params;
     }
@@ -287,9 +299,10 @@ class Blake2bParams final {
     std::optional<size_t> m_size;
     std::optional<std::span<const uint8_t>> m_salt;
     std::optional<std::span<const uint8_t>> m_custom;
+    std::optional<TreeFields> m_tree;
     unsigned int m_size_uint = 0;
     size_t m_size_value = 0;
-    OSSL_PARAM m_params[4] = {};
+    OSSL_PARAM m_params[11] = {};
 };
 
 // Feeds `message` in pieces of the given lengths (zero allowed), then the rest in one piece.

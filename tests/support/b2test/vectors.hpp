@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -17,6 +18,17 @@
 namespace b2test {
 
 // One BLAKE2 computation: a non-empty key means the MAC, otherwise the digest.
+// The parameter block's tree fields (vectors/gen_tree_params.py).
+struct TreeFields {
+    unsigned int fanout = 1;
+    unsigned int depth = 1;
+    uint32_t leaf_size = 0;
+    uint64_t node_offset = 0;
+    unsigned int node_depth = 0;
+    unsigned int inner_size = 0;
+    unsigned int last_node = 0;
+};
+
 struct Blake2bVector {
     std::string name;
     std::vector<uint8_t> message;
@@ -25,6 +37,8 @@ struct Blake2bVector {
     std::vector<uint8_t> custom;
     size_t size = 64;
     std::vector<uint8_t> expected;
+    std::optional<TreeFields> tree_fields;  // the whole parameter block
+    size_t tree_leaf_size = 0;              // not 0: `expected` is a tree's root (gen_tree_params)
 };
 
 inline std::string vectors_path(const std::string& file_name) {
@@ -106,6 +120,18 @@ inline std::vector<Blake2bVector> load_extended(const std::string& path) {
         vector.custom = hex_field(object, "custom", vector.name);
         vector.size = static_cast<size_t>(object.number("size"));
         vector.expected = hex_field(object, "out", vector.name);
+        if (object.has("tree")) {
+            vector.tree_leaf_size = static_cast<size_t>(object.number("leaf_size"));
+        } else if (object.has("fanout")) {
+            TreeFields& fields = vector.tree_fields.emplace();
+            fields.fanout = static_cast<unsigned int>(object.number("fanout"));
+            fields.depth = static_cast<unsigned int>(object.number("depth"));
+            fields.leaf_size = static_cast<uint32_t>(object.number("leaf_size"));
+            fields.node_offset = std::stoull(object.string("node_offset"));
+            fields.node_depth = static_cast<unsigned int>(object.number("node_depth"));
+            fields.inner_size = static_cast<unsigned int>(object.number("inner_size"));
+            fields.last_node = static_cast<unsigned int>(object.number("last_node"));
+        }
         if (vector.expected.size() != vector.size) {
             throw std::runtime_error("entry " + vector.name + ": out length differs from size");
         }
