@@ -156,7 +156,7 @@ void print_option_help(const OptionSpec& spec) {
         }
     }
     // A continuation line ("  more") starts under the text, two columns in.
-    const std::string newline = "\n" + std::string(column + 2, ' ');
+    const std::string newline = std::string(1, '\n').append(column + 2, ' ');
     size_t position = 0;
     while ((position = text.find('\n', position)) != std::string::npos) {
         text.replace(position, 1, newline);

@@ -277,7 +277,8 @@ constexpr Row<T> tree_field(const char* name, uint64_t min, uint64_t max,
             max,
             {Reason::invalid_param_value, limits},
             &setters::tree_field<T, Field>,
-            &setters::get_tree_field<typename T::Settings, Field>};
+            &setters::get_tree_field<typename T::Settings, Field>,
+            true};
 }
 
 // hashlib's names and ranges (node-offset 48 bits in BLAKE2s, inner-size up to the digest).
@@ -300,7 +301,7 @@ constexpr std::array<Row<T>, 7> tree_fields() noexcept {
             b ? "inner-size: must be 0..64" : "inner-size: BLAKE2s: must be 0..32"),
         {names::kParamLastNode, Type::uint64, 0, 1,
          Refusal{Reason::invalid_param_value, "last-node: must be 0 or 1"}, &setters::last_node<T>,
-         &setters::get_last_node<typename T::Settings>},
+         &setters::get_last_node<typename T::Settings>, true},
     }};
 }
 
@@ -502,7 +503,7 @@ bool write_ctx_params(const ProviderContext* provider, OSSL_PARAM params[], size
             return 2;
         }
         for (size_t i = 0; i < kTable.size(); ++i) {
-            if (kTable[i].get != nullptr && param::is_named(key, kTable[i].name)) {
+            if (kTable[i].gettable && param::is_named(key, kTable[i].name)) {
                 value = OutputParam::uint64(kTable[i].name, kTable[i].get(settings));
                 return static_cast<int>(3 + i);
             }

@@ -53,6 +53,10 @@ struct Row {
     Refusal refusal;     // a value outside [min, max]; without a setter, any value
     Setter<Target> set;  // nullptr: this algorithm refuses the param whatever its value
     Getter<typename Target::Settings> get = nullptr;  // gettable integer, else nullptr
+    // Whether `get` is set. A flag, not a test of `get` for nullptr, for the lists made at
+    // compile time: GCC does not fold a function address compared with nullptr under the
+    // sanitizers.
+    bool gettable = false;
 };
 
 // A row this algorithm refuses outright: it is settable (listed, so a caller reaches the
@@ -135,7 +139,7 @@ template <const auto& kTable>
 constexpr size_t gettable_count() noexcept {
     size_t count = 0;
     for (const auto& row : kTable) {
-        count += row.get != nullptr ? 1 : 0;
+        count += row.gettable ? 1 : 0;
     }
     return count;
 }
@@ -150,7 +154,7 @@ constexpr auto gettable_list() noexcept {
         list[count++] = param;
     }
     for (const auto& row : kTable) {
-        if (row.get != nullptr) {
+        if (row.gettable) {
             list[count++] = describe(row.name, row.type);
         }
     }
