@@ -1,18 +1,21 @@
 // Repeated library-context life cycles: new context, load blake2simd, fetch, one digest or MAC
 // of every algorithm (BLAKE2B-512, BLAKE2BP-512, BLAKE2BPMAC, BLAKE2S-256, BLAKE2SMAC,
 // BLAKE2SP-256, BLAKE2SPMAC, the sizes BLAKE2B-256 and BLAKE2S-128, BLAKE2XB, BLAKE2XBMAC,
-// BLAKE2XS, BLAKE2XSMAC), unload, free. Leaks show under valgrind or LeakSanitizer; crashes
-// and wrong digests here. First, rfc7693.hpp's BLAKE2X (the oracle here and in test_threads,
+// BLAKE2XS, BLAKE2XSMAC) and one derive of each Argon2 KDF (RFC 9106's vectors: 32 KiB, four
+// lanes on two threads), unload, free. Leaks show under valgrind or LeakSanitizer; crashes
+// and wrong answers here. First, rfc7693.hpp's BLAKE2X (the oracle here and in test_threads,
 // test_fork and fuzz_differential) must reproduce all 1024 official BLAKE2X entries.
 // SPDX-License-Identifier: Apache-2.0
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
+#include <openssl/kdf.h>
 #include <openssl/params.h>
 #include <openssl/provider.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -162,6 +165,47 @@ Bytes sized_blake2s(const Bytes& message, size_t size) {
     return rfc7693::blake2s::hash(o, message.data(), message.size());
 }
 
+// RFC 9106 section 5's vectors (version 0x13, every input set, 32 KiB in four lanes), derived
+// on two threads: the threads start and end inside each cycle's derive.
+struct KdfCase {
+    const char* name;
+    const char* tag;
+};
+constexpr KdfCase kKdfCases[] = {
+    {"ARGON2D", "512b391b6f1162975371d30919734294f868e3be3984f3c1a13a4db9fabe4acb"},
+    {"ARGON2I", "c814d9d1dc7f37aa13f0d77f2494bda1c8de6b016dd388d29952a4c4672b6ce8"},
+    {"ARGON2ID", "0d640df58d78766c08c037a34a8b53c9d01ef0452d75b65eb52520e96b01e659"},
+};
+
+bool derive_rfc9106(OSSL_LIB_CTX* libctx, const KdfCase& c) {
+    Bytes pass(32, 0x01);
+    Bytes salt(16, 0x02);
+    Bytes secret(8, 0x03);
+    Bytes ad(12, 0x04);
+    uint32_t lanes = 4;
+    uint32_t threads = 2;
+    uint32_t memcost = 32;
+    uint32_t iter = 3;
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_construct_octet_string("pass", pass.data(), pass.size()),
+        OSSL_PARAM_construct_octet_string("salt", salt.data(), salt.size()),
+        OSSL_PARAM_construct_octet_string("secret", secret.data(), secret.size()),
+        OSSL_PARAM_construct_octet_string("ad", ad.data(), ad.size()),
+        OSSL_PARAM_construct_uint32("lanes", &lanes),
+        OSSL_PARAM_construct_uint32("threads", &threads),
+        OSSL_PARAM_construct_uint32("memcost", &memcost),
+        OSSL_PARAM_construct_uint32("iter", &iter),
+        OSSL_PARAM_construct_end(),
+    };
+    EVP_KDF* kdf = EVP_KDF_fetch(libctx, c.name, b2test::kOurPropq);
+    EVP_KDF_CTX* ctx = kdf != nullptr ? EVP_KDF_CTX_new(kdf) : nullptr;
+    Bytes out(32);
+    const bool ok = ctx != nullptr && EVP_KDF_derive(ctx, out.data(), out.size(), params) == 1;
+    EVP_KDF_CTX_free(ctx);
+    EVP_KDF_free(kdf);
+    return ok && b2test::to_hex(out) == c.tag;
+}
+
 // Every algorithm's case, each answer from outside the module.
 std::vector<Case> all_cases() {
     static const uint8_t text[] = "load, fetch, hash, unload, free";
@@ -204,6 +248,7 @@ int main(int argc, char** argv) {
     const std::string dir = b2test::module_dir();
     long good = 0;
     std::vector<long> wrong(cases.size(), 0);
+    long kdf_wrong[std::size(kKdfCases)] = {};
     for (long cycle = 0; cycle < cycles; ++cycle) {
         OSSL_LIB_CTX* libctx = OSSL_LIB_CTX_new();
         OSSL_PROVIDER_set_default_search_path(libctx, dir.c_str());
@@ -212,6 +257,12 @@ int main(int argc, char** argv) {
         for (size_t i = 0; i < cases.size() && provider != nullptr; ++i) {
             if (!compute(libctx, cases[i])) {
                 ++wrong[i];
+                all = false;
+            }
+        }
+        for (size_t i = 0; i < std::size(kKdfCases) && provider != nullptr; ++i) {
+            if (!derive_rfc9106(libctx, kKdfCases[i])) {
+                ++kdf_wrong[i];
                 all = false;
             }
         }
@@ -226,8 +277,14 @@ int main(int argc, char** argv) {
                  std::string(cases[i].name) + " wrong or failed in " + std::to_string(wrong[i]) +
                      " cycles");
     }
+    for (size_t i = 0; i < std::size(kKdfCases); ++i) {
+        B2_CHECK(report, kdf_wrong[i] == 0,
+                 std::string(kKdfCases[i].name) + " wrong or failed in " +
+                     std::to_string(kdf_wrong[i]) + " cycles");
+    }
     B2_CHECK(report, good == cycles && cycles > 0,
              std::to_string(good) + " of " + std::to_string(cycles) + " cycles hashed correctly");
-    std::printf("test_load_unload: %ld cycles, %zu algorithms each\n", cycles, cases.size());
+    std::printf("test_load_unload: %ld cycles, %zu algorithms and %zu KDFs each\n", cycles,
+                cases.size(), std::size(kKdfCases));
     return report.finish();
 }
