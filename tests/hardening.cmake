@@ -128,6 +128,10 @@ foreach(b2_test hardening.bad_input hardening.bad_input_blake2s hardening.thread
                 hardening.load_unload_1000 hardening.fork_during_first_use)
   set_property(TEST ${b2_test} APPEND PROPERTY LABELS blake2x)
 endforeach()
+# The tests above with Argon2 rows (hardening.key_material has the label where it is registered).
+foreach(b2_test hardening.direct_dispatch hardening.load_unload_1000)
+  set_property(TEST ${b2_test} APPEND PROPERTY LABELS argon2)
+endforeach()
 if(TARGET test_key_scrub)
   set_property(TEST hardening.key_scrub APPEND PROPERTY LABELS blake2s blake2sp)
 endif()
