@@ -776,27 +776,36 @@ void check_tree_mac(Harness& h, const Module& module, const Blake2Algorithm& tre
 // --- The Argon2 KDFs: what EVP never passes (a NULL key, freectx(NULL)) and what it passes on
 // unchecked (odd params, a zero length, derive before the salt); small memcost.
 
-struct KdfFns {
-    OSSL_FUNC_kdf_newctx_fn* newctx;
-    OSSL_FUNC_kdf_dupctx_fn* dupctx;
-    OSSL_FUNC_kdf_freectx_fn* freectx;
-    OSSL_FUNC_kdf_reset_fn* reset;
-    OSSL_FUNC_kdf_derive_fn* derive;
-    OSSL_FUNC_kdf_set_ctx_params_fn* set_params;
-    OSSL_FUNC_kdf_get_ctx_params_fn* get_params;
-};
+// The KDF's functions, each looked up in its dispatch table as it is called.
+class KdfFns {
+  public:
+    explicit KdfFns(const OSSL_DISPATCH* table) : m_table(table) {}
 
-KdfFns kdf_functions(const OSSL_DISPATCH* table) {
-    return KdfFns{
-        find_function<OSSL_FUNC_kdf_newctx_fn>(table, OSSL_FUNC_KDF_NEWCTX),
-        find_function<OSSL_FUNC_kdf_dupctx_fn>(table, OSSL_FUNC_KDF_DUPCTX),
-        find_function<OSSL_FUNC_kdf_freectx_fn>(table, OSSL_FUNC_KDF_FREECTX),
-        find_function<OSSL_FUNC_kdf_reset_fn>(table, OSSL_FUNC_KDF_RESET),
-        find_function<OSSL_FUNC_kdf_derive_fn>(table, OSSL_FUNC_KDF_DERIVE),
-        find_function<OSSL_FUNC_kdf_set_ctx_params_fn>(table, OSSL_FUNC_KDF_SET_CTX_PARAMS),
-        find_function<OSSL_FUNC_kdf_get_ctx_params_fn>(table, OSSL_FUNC_KDF_GET_CTX_PARAMS),
-    };
-}
+    void* newctx(void* provctx) const {
+        return slot<OSSL_FUNC_kdf_newctx_fn>(OSSL_FUNC_KDF_NEWCTX)(provctx);
+    }
+    void* dupctx(void* ctx) const {
+        return slot<OSSL_FUNC_kdf_dupctx_fn>(OSSL_FUNC_KDF_DUPCTX)(ctx);
+    }
+    void freectx(void* ctx) const { slot<OSSL_FUNC_kdf_freectx_fn>(OSSL_FUNC_KDF_FREECTX)(ctx); }
+    void reset(void* ctx) const { slot<OSSL_FUNC_kdf_reset_fn>(OSSL_FUNC_KDF_RESET)(ctx); }
+    int derive(void* ctx, unsigned char* key, size_t length, const OSSL_PARAM params[]) const {
+        return slot<OSSL_FUNC_kdf_derive_fn>(OSSL_FUNC_KDF_DERIVE)(ctx, key, length, params);
+    }
+    int set_params(void* ctx, const OSSL_PARAM params[]) const {
+        return slot<OSSL_FUNC_kdf_set_ctx_params_fn>(OSSL_FUNC_KDF_SET_CTX_PARAMS)(ctx, params);
+    }
+    int get_params(void* ctx, OSSL_PARAM params[]) const {
+        return slot<OSSL_FUNC_kdf_get_ctx_params_fn>(OSSL_FUNC_KDF_GET_CTX_PARAMS)(ctx, params);
+    }
+
+  private:
+    template <class Fn>
+    Fn* slot(int id) const {
+        return find_function<Fn>(m_table, id);
+    }
+    const OSSL_DISPATCH* m_table;
+};
 
 // Every input set, 16 KiB of blocks, two lanes, one pass: what each context derives.
 struct KdfInputs {
@@ -972,7 +981,7 @@ void check_kdf(Harness& h, const Module& module, const char* name) {
     if (table == nullptr) {
         return;
     }
-    const KdfFns k = kdf_functions(table);
+    const KdfFns k{table};
     KdfUnderTest t{h, k, name, k.newctx(module.provctx)};
     h.checks().check(t.ctx != nullptr, t.name + " newctx");
     // In this order: each step starts with the settings and the answer the one before left.

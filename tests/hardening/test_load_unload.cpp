@@ -178,29 +178,32 @@ constexpr KdfCase kKdfCases[] = {
 };
 
 bool derive_rfc9106(OSSL_LIB_CTX* libctx, const KdfCase& c) {
-    Bytes pass(32, 0x01);
-    Bytes salt(16, 0x02);
-    Bytes secret(8, 0x03);
-    Bytes ad(12, 0x04);
-    uint32_t lanes = 4;
-    uint32_t threads = 2;
-    uint32_t memcost = 32;
-    uint32_t iter = 3;
-    OSSL_PARAM params[] = {
-        OSSL_PARAM_construct_octet_string("pass", pass.data(), pass.size()),
-        OSSL_PARAM_construct_octet_string("salt", salt.data(), salt.size()),
-        OSSL_PARAM_construct_octet_string("secret", secret.data(), secret.size()),
-        OSSL_PARAM_construct_octet_string("ad", ad.data(), ad.size()),
-        OSSL_PARAM_construct_uint32("lanes", &lanes),
-        OSSL_PARAM_construct_uint32("threads", &threads),
-        OSSL_PARAM_construct_uint32("memcost", &memcost),
-        OSSL_PARAM_construct_uint32("iter", &iter),
-        OSSL_PARAM_construct_end(),
-    };
+    // RFC 9106 fills each input with one byte value.
+    static const struct {
+        const char* name;
+        size_t length;
+        uint8_t value;
+    } kInputs[] = {{"pass", 32, 0x01}, {"salt", 16, 0x02}, {"secret", 8, 0x03}, {"ad", 12, 0x04}};
+    struct {
+        const char* name;
+        uint32_t value;
+    } numbers[] = {{"lanes", 4}, {"threads", 2}, {"memcost", 32}, {"iter", 3}};
+    std::vector<Bytes> inputs;
+    inputs.reserve(std::size(kInputs));
+    std::vector<OSSL_PARAM> params;
+    for (const auto& input : kInputs) {
+        Bytes& bytes = inputs.emplace_back(input.length, input.value);
+        params.push_back(OSSL_PARAM_construct_octet_string(input.name, bytes.data(), bytes.size()));
+    }
+    for (auto& number : numbers) {
+        params.push_back(OSSL_PARAM_construct_uint32(number.name, &number.value));
+    }
+    params.push_back(OSSL_PARAM_construct_end());
     EVP_KDF* kdf = EVP_KDF_fetch(libctx, c.name, b2test::kOurPropq);
     EVP_KDF_CTX* ctx = kdf != nullptr ? EVP_KDF_CTX_new(kdf) : nullptr;
     Bytes out(32);
-    const bool ok = ctx != nullptr && EVP_KDF_derive(ctx, out.data(), out.size(), params) == 1;
+    const bool ok =
+        ctx != nullptr && EVP_KDF_derive(ctx, out.data(), out.size(), params.data()) == 1;
     EVP_KDF_CTX_free(ctx);
     EVP_KDF_free(kdf);
     return ok && b2test::to_hex(out) == c.tag;
