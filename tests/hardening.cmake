@@ -38,13 +38,15 @@ target_link_libraries(test_engine_bounds PRIVATE b2_engine_for_tests b2_warnings
 add_test(NAME hardening.engine_bounds COMMAND test_engine_bounds)
 set_tests_properties(hardening.engine_bounds PROPERTIES LABELS hardening TIMEOUT 120)
 
-# Without arguments (as the valgrind job runs it) both families; CTest runs them apart.
+# Without arguments (as the valgrind job runs it) every family; CTest runs them apart.
 b2_add_evp_test(NAME hardening.bad_input TARGET test_bad_input
                 SOURCES ${b2_hardening_dir}/test_bad_input.cpp ARGS --algorithm blake2b
                 LABELS hardening provider memory blake2bp)
 target_include_directories(test_bad_input PRIVATE ${b2_hardening_dir})
 b2_add_evp_test(NAME hardening.bad_input_blake2s TARGET test_bad_input ARGS --algorithm blake2s
                 LABELS hardening provider memory blake2s blake2sp)
+b2_add_evp_test(NAME hardening.bad_input_argon2 TARGET test_bad_input ARGS --algorithm argon2
+                LABELS hardening provider memory argon2)
 
 b2_add_evp_test(NAME hardening.large_input_4gib TARGET test_large_input
                 SOURCES ${b2_hardening_dir}/test_large_input.cpp LABELS hardening slow

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "b2test/algorithms.hpp"
+#include "b2test/argon2_bad_params.hpp"
 #include "b2test/check.hpp"
 #include "direct_module.hpp"
 #include "guard_page.hpp"
@@ -952,25 +953,11 @@ void check_kdf_malformed_params(KdfUnderTest& t) {
                                   OSSL_PARAM_construct_end()};
         h.fails(k.set_params(ctx, huge_pass), "too long", name + ": a 4 GiB pass");
     }
-    char text[] = "16";
-    int32_t negative = -1;
-    uint64_t above_32_bits = uint64_t{1} << 32;
-    const struct {
-        OSSL_PARAM param;
-        const char* reason;
-    } odd_types[] = {
-        {OSSL_PARAM_construct_utf8_string("pass", text, 2), "wrong data type"},
-        {OSSL_PARAM_construct_octet_string("iter", text, 2), "wrong data type"},
-        {OSSL_PARAM_construct_utf8_string("memcost", text, 2), "wrong data type"},
-        {OSSL_PARAM_construct_int32("memcost", &negative), "memcost"},
-        {OSSL_PARAM_construct_uint64("memcost", &above_32_bits), "memcost"},
-        {OSSL_PARAM_construct_uint64("lanes", &above_32_bits), "lanes"},
-        {OSSL_PARAM_construct_octet_string("properties", text, 2), "properties"},
-    };
-    for (const auto& odd : odd_types) {
-        OSSL_PARAM params[] = {odd.param, OSSL_PARAM_construct_end()};
-        h.fails(k.set_params(ctx, params), odd.reason,
-                name + ": " + odd.param.key + " of type " + std::to_string(odd.param.data_type));
+    const b2test::BadArgon2Params bad_params;
+    for (const auto& row : bad_params.rows()) {
+        OSSL_PARAM params[] = {row.param, OSSL_PARAM_construct_end()};
+        h.fails(k.set_params(ctx, params), row.reason,
+                name + ": " + row.param.key + " of type " + std::to_string(row.param.data_type));
     }
     h.checks().check(kdf_derive(t, ctx) == expected, name + ": refused params changed nothing");
 }

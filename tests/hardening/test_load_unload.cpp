@@ -20,11 +20,13 @@
 #include <vector>
 
 #include "b2test.hpp"
+#include "b2test/rfc9106.hpp"
 #include "rfc7693.hpp"
 
 namespace {
 
 using Bytes = std::vector<uint8_t>;
+namespace rfc9106 = b2test::rfc9106;
 
 // One computation per cycle; the answer comes from outside our provider.
 struct Case {
@@ -165,48 +167,18 @@ Bytes sized_blake2s(const Bytes& message, size_t size) {
     return rfc7693::blake2s::hash(o, message.data(), message.size());
 }
 
-// RFC 9106 section 5's vectors (version 0x13, every input set, 32 KiB in four lanes), derived
-// on two threads: the threads start and end inside each cycle's derive.
-struct KdfCase {
-    const char* name;
-    const char* tag;
-};
-constexpr KdfCase kKdfCases[] = {
-    {"ARGON2D", "512b391b6f1162975371d30919734294f868e3be3984f3c1a13a4db9fabe4acb"},
-    {"ARGON2I", "c814d9d1dc7f37aa13f0d77f2494bda1c8de6b016dd388d29952a4c4672b6ce8"},
-    {"ARGON2ID", "0d640df58d78766c08c037a34a8b53c9d01ef0452d75b65eb52520e96b01e659"},
-};
-
-bool derive_rfc9106(OSSL_LIB_CTX* libctx, const KdfCase& c) {
-    // RFC 9106 fills each input with one byte value.
-    static const struct {
-        const char* name;
-        size_t length;
-        uint8_t value;
-    } kInputs[] = {{"pass", 32, 0x01}, {"salt", 16, 0x02}, {"secret", 8, 0x03}, {"ad", 12, 0x04}};
-    struct {
-        const char* name;
-        uint32_t value;
-    } numbers[] = {{"lanes", 4}, {"threads", 2}, {"memcost", 32}, {"iter", 3}};
-    std::vector<Bytes> inputs;
-    inputs.reserve(std::size(kInputs));
-    std::vector<OSSL_PARAM> params;
-    for (const auto& input : kInputs) {
-        Bytes& bytes = inputs.emplace_back(input.length, input.value);
-        params.push_back(OSSL_PARAM_construct_octet_string(input.name, bytes.data(), bytes.size()));
-    }
-    for (auto& number : numbers) {
-        params.push_back(OSSL_PARAM_construct_uint32(number.name, &number.value));
-    }
-    params.push_back(OSSL_PARAM_construct_end());
-    EVP_KDF* kdf = EVP_KDF_fetch(libctx, c.name, b2test::kOurPropq);
+// One derive of an RFC 9106 vector on two threads: the threads start and end inside the
+// cycle's derive.
+bool derive_rfc9106(OSSL_LIB_CTX* libctx, const rfc9106::Vector& vector) {
+    rfc9106::Params params(2);
+    EVP_KDF* kdf = EVP_KDF_fetch(libctx, vector.kdf, b2test::kOurPropq);
     EVP_KDF_CTX* ctx = kdf != nullptr ? EVP_KDF_CTX_new(kdf) : nullptr;
-    Bytes out(32);
+    Bytes out(rfc9106::kTagBytes);
     const bool ok =
-        ctx != nullptr && EVP_KDF_derive(ctx, out.data(), out.size(), params.data()) == 1;
+        ctx != nullptr && EVP_KDF_derive(ctx, out.data(), out.size(), params.get()) == 1;
     EVP_KDF_CTX_free(ctx);
     EVP_KDF_free(kdf);
-    return ok && b2test::to_hex(out) == c.tag;
+    return ok && b2test::to_hex(out) == vector.tag;
 }
 
 // Every algorithm's case, each answer from outside the module.
@@ -251,7 +223,7 @@ int main(int argc, char** argv) {
     const std::string dir = b2test::module_dir();
     long good = 0;
     std::vector<long> wrong(cases.size(), 0);
-    long kdf_wrong[std::size(kKdfCases)] = {};
+    long kdf_wrong[std::size(rfc9106::kVectors)] = {};
     for (long cycle = 0; cycle < cycles; ++cycle) {
         OSSL_LIB_CTX* libctx = OSSL_LIB_CTX_new();
         OSSL_PROVIDER_set_default_search_path(libctx, dir.c_str());
@@ -263,8 +235,8 @@ int main(int argc, char** argv) {
                 all = false;
             }
         }
-        for (size_t i = 0; i < std::size(kKdfCases) && provider != nullptr; ++i) {
-            if (!derive_rfc9106(libctx, kKdfCases[i])) {
+        for (size_t i = 0; i < std::size(rfc9106::kVectors) && provider != nullptr; ++i) {
+            if (!derive_rfc9106(libctx, rfc9106::kVectors[i])) {
                 ++kdf_wrong[i];
                 all = false;
             }
@@ -280,14 +252,14 @@ int main(int argc, char** argv) {
                  std::string(cases[i].name) + " wrong or failed in " + std::to_string(wrong[i]) +
                      " cycles");
     }
-    for (size_t i = 0; i < std::size(kKdfCases); ++i) {
+    for (size_t i = 0; i < std::size(rfc9106::kVectors); ++i) {
         B2_CHECK(report, kdf_wrong[i] == 0,
-                 std::string(kKdfCases[i].name) + " wrong or failed in " +
+                 std::string(rfc9106::kVectors[i].kdf) + " wrong or failed in " +
                      std::to_string(kdf_wrong[i]) + " cycles");
     }
     B2_CHECK(report, good == cycles && cycles > 0,
              std::to_string(good) + " of " + std::to_string(cycles) + " cycles hashed correctly");
     std::printf("test_load_unload: %ld cycles, %zu algorithms and %zu KDFs each\n", cycles,
-                cases.size(), std::size(kKdfCases));
+                cases.size(), std::size(rfc9106::kVectors));
     return report.finish();
 }
