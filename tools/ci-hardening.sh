@@ -58,7 +58,9 @@ job_tsan() {
 }
 
 # Definite and indirect leaks and every memory error fail the run; "still reachable" (e.g.
-# libstdc++'s emergency pool in the C++ test programs) does not.
+# libstdc++'s emergency pool in the C++ test programs) does not. Argon2 derives at small memcost
+# run in test_bad_input, test_direct_dispatch, test_load_unload (three a cycle) and test_argon2's
+# semantics.
 job_valgrind() {
     [ -x "$main_build/tests/test_bad_input" ] ||
         cmake --build "$main_build" -j "$jobs" --target test_kat test_semantics test_bad_input \

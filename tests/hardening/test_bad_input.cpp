@@ -1,13 +1,14 @@
 // Bad and borderline input through EVP, against our provider and OpenSSL's default one: every
 // call returns its documented result, rejections carry a readable reason equivalent to the
 // default provider's, and where the default provider misbehaves ours does not.
-// usage: test_bad_input [--algorithm blake2b|blake2s]: BLAKE2B-512/BLAKE2BMAC, the tree mode
-// BLAKE2BP-512/BLAKE2BPMAC and BLAKE2XB/BLAKE2XBMAC (the default), or BLAKE2S-256/BLAKE2SMAC,
-// BLAKE2SP-256/BLAKE2SPMAC and BLAKE2XS/BLAKE2XSMAC.
+// usage: test_bad_input [--algorithm blake2b|blake2s|argon2]: BLAKE2B-512/BLAKE2BMAC, the tree
+// mode BLAKE2BP-512/BLAKE2BPMAC and BLAKE2XB/BLAKE2XBMAC, or BLAKE2S-256/BLAKE2SMAC,
+// BLAKE2SP-256/BLAKE2SPMAC and BLAKE2XS/BLAKE2XSMAC, or ARGON2ID; without it, all of them.
 // SPDX-License-Identifier: Apache-2.0
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/kdf.h>
 #include <openssl/params.h>
 #include <openssl/provider.h>
 
@@ -21,6 +22,8 @@
 
 #include "b2test.hpp"
 #include "b2test/algorithms.hpp"
+#include "b2test/argon2_bad_params.hpp"
+#include "b2test/rfc9106.hpp"
 #include "guard_page.hpp"
 #include "rfc7693.hpp"
 
@@ -1103,21 +1106,163 @@ void check_family(Report& report, const Blake2Algorithm& single, const Blake2Alg
     B2_CHECK(report, ERR_peek_error() == 0, "no error left on the queue");
 }
 
+// --- ARGON2ID through EVP (--algorithm argon2): what EVP passes on unchecked, against the
+// default provider's Argon2 where the core has one (3.2+; on 3.0 ours alone, against the
+// documented refusals), the good answer RFC 9106's.
+
+struct Argon2Fixture {
+    b2test::ProviderSession session{b2test::ProviderSession::Default::include};
+    b2test::KdfPtr ours{EVP_KDF_fetch(session.libctx(), "ARGON2ID", b2test::kOurPropq)};
+    b2test::KdfPtr theirs{EVP_KDF_fetch(session.libctx(), "ARGON2ID", b2test::kDefaultPropq)};
+    const char* tag = b2test::rfc9106::kVectors[2].tag;
+
+    // Both KDFs, ours first; the default's only where the core has one.
+    std::vector<EVP_KDF*> both() const {
+        std::vector<EVP_KDF*> kdfs{ours.get()};
+        if (theirs) {
+            kdfs.push_back(theirs.get());
+        }
+        return kdfs;
+    }
+    bool is_ours(const EVP_KDF* kdf) const { return kdf == ours.get(); }
+};
+
+// The 32-byte answer, or "" when derive is refused.
+std::string derive_hex(EVP_KDF_CTX* ctx, const OSSL_PARAM* params = nullptr) {
+    Bytes out(b2test::rfc9106::kTagBytes);
+    return EVP_KDF_derive(ctx, out.data(), out.size(), params) == 1 ? b2test::to_hex(out) : "";
+}
+
+// A refusal by `kdf`: ours must name `topic` in its reason; the default's reason is printed.
+void check_kdf_refusal(Report& report, const Argon2Fixture& f, const EVP_KDF* kdf, bool refused,
+                       const std::string& what, const char* topic) {
+    const std::string reason = last_reason();
+    const std::string who = std::string(f.is_ours(kdf) ? "ours" : "default") + ", " + what;
+    B2_CHECK(report, refused, who + ": refused");
+    if (f.is_ours(kdf)) {
+        B2_CHECK(report, contains(reason, topic), who + ": reason '" + reason + "' names " + topic);
+    } else {
+        std::printf("  note: default provider, %s: '%s'\n", what.c_str(), reason.c_str());
+    }
+    ERR_clear_error();
+}
+
+// Before the salt, lengths 0 and 3, then RFC 9106's answer; reset forgets the inputs.
+void check_argon2_life_cycle(Report& report, const Argon2Fixture& f) {
+    for (EVP_KDF* kdf : f.both()) {
+        b2test::KdfCtxPtr ctx(EVP_KDF_CTX_new(kdf));
+        check_kdf_refusal(report, f, kdf, derive_hex(ctx.get()).empty(), "derive before any param",
+                          "salt");
+        b2test::rfc9106::Params params;
+        B2_CHECK(report, EVP_KDF_CTX_set_params(ctx.get(), params.get()) == 1, "RFC 9106 inputs");
+        for (const size_t length : {size_t{0}, size_t{3}}) {
+            Bytes out(8, 0xA5);
+            check_kdf_refusal(report, f, kdf,
+                              EVP_KDF_derive(ctx.get(), out.data(), length, nullptr) == 0,
+                              "derive of " + std::to_string(length) + " bytes", "size");
+            B2_CHECK(report, out == Bytes(8, 0xA5), "a refused derive writes nothing");
+        }
+        B2_CHECK(report, derive_hex(ctx.get()) == f.tag, "RFC 9106's Argon2id");
+        EVP_KDF_CTX_reset(ctx.get());
+        check_kdf_refusal(report, f, kdf, derive_hex(ctx.get()).empty(), "derive after reset",
+                          "salt");
+        B2_CHECK(report, EVP_KDF_CTX_set_params(ctx.get(), params.get()) == 1, "inputs again");
+        B2_CHECK(report, derive_hex(ctx.get()) == f.tag, "reset, set again: the same answer");
+    }
+    // Ours only: the default's Argon2 does not check it (EVP passes the pointer on).
+    b2test::KdfCtxPtr ctx(EVP_KDF_CTX_new(f.ours.get()));
+    b2test::rfc9106::Params params;
+    check_kdf_refusal(report, f, f.ours.get(),
+                      EVP_KDF_derive(ctx.get(), nullptr, 32, params.get()) == 0, "derive into NULL",
+                      "output buffer");
+}
+
+// Refused params of the wrong type or out of range, at set_params and at derive: refused with a
+// reason naming them, and the context then derives RFC 9106's answer unchanged. OpenSSL 4.0.2's
+// own Argon2 does not: a refused UTF-8 pass changes its answer and a refused 7-byte salt loses
+// its salt (printed, and its inputs set again).
+void check_argon2_bad_params(Report& report, const Argon2Fixture& f) {
+    const b2test::BadArgon2Params bad_params;
+    for (EVP_KDF* kdf : f.both()) {
+        b2test::KdfCtxPtr ctx(EVP_KDF_CTX_new(kdf));
+        b2test::rfc9106::Params params;
+        B2_CHECK(report, EVP_KDF_CTX_set_params(ctx.get(), params.get()) == 1, "RFC 9106 inputs");
+        for (const auto& row : bad_params.rows()) {
+            OSSL_PARAM bad[] = {row.param, OSSL_PARAM_construct_end()};
+            const std::string what =
+                std::string(row.param.key) + " of type " + std::to_string(row.param.data_type);
+            check_kdf_refusal(report, f, kdf, EVP_KDF_CTX_set_params(ctx.get(), bad) == 0,
+                              what + " at set_params", row.reason);
+            check_kdf_refusal(report, f, kdf, derive_hex(ctx.get(), bad).empty(),
+                              what + " at derive", row.reason);
+            const std::string after = derive_hex(ctx.get());
+            if (f.is_ours(kdf)) {
+                B2_CHECK(report, after == f.tag, "refused " + what + " changed nothing");
+            } else if (after != f.tag) {
+                std::printf("  note: default provider, after the refused %s: derive %s ('%s')\n",
+                            what.c_str(), after.empty() ? "refused" : "differs",
+                            last_reason().c_str());
+                ERR_clear_error();
+                EVP_KDF_CTX_set_params(ctx.get(), params.get());
+            }
+        }
+    }
+}
+
+// A dup of a fresh and of a used context (ours; OpenSSL's Argon2 has no dupctx).
+void check_argon2_dup(Report& report, const Argon2Fixture& f) {
+    b2test::KdfCtxPtr fresh(EVP_KDF_CTX_new(f.ours.get()));
+    b2test::KdfCtxPtr fresh_copy(EVP_KDF_CTX_dup(fresh.get()));
+    B2_CHECK(report, fresh_copy != nullptr, "dup of a fresh context");
+    check_kdf_refusal(report, f, f.ours.get(), derive_hex(fresh_copy.get()).empty(),
+                      "derive on a fresh dup", "salt");
+    b2test::rfc9106::Params params;
+    B2_CHECK(report, derive_hex(fresh.get(), params.get()) == f.tag, "derive with the params");
+    b2test::KdfCtxPtr used_copy(EVP_KDF_CTX_dup(fresh.get()));
+    fresh.reset();
+    B2_CHECK(report, used_copy && derive_hex(used_copy.get()) == f.tag,
+             "the dup of a used context, its original freed");
+    if (f.theirs) {
+        b2test::KdfCtxPtr theirs(EVP_KDF_CTX_new(f.theirs.get()));
+        b2test::KdfCtxPtr copy(EVP_KDF_CTX_dup(theirs.get()));
+        std::printf("  note: default provider's ARGON2ID dup: %s\n", copy ? "made" : "none");
+        ERR_clear_error();
+    }
+}
+
+void check_argon2(Report& report) {
+    std::printf("ARGON2ID:\n");
+    Argon2Fixture f;
+    B2_REQUIRE(f.ours != nullptr, "fetch ARGON2ID from blake2simd");
+    if (!f.theirs) {
+        std::printf("  note: the default provider has no ARGON2ID (OpenSSL before 3.2)\n");
+    }
+    ERR_clear_error();
+    check_argon2_life_cycle(report, f);
+    check_argon2_bad_params(report, f);
+    check_argon2_dup(report, f);
+    B2_CHECK(report, ERR_peek_error() == 0, "no error left on the queue");
+}
+
 }  // namespace
 
-// usage: test_bad_input [--algorithm blake2b|blake2s]   (without it: both, as valgrind runs it)
+// usage: test_bad_input [--algorithm blake2b|blake2s|argon2]   (without it: all, as valgrind
+// runs it)
 int main(int argc, char** argv) {
     const std::string only = argc == 3 && std::strcmp(argv[1], "--algorithm") == 0 ? argv[2] : "";
-    if (argc != 1 && only != "blake2b" && only != "blake2s") {
-        std::fprintf(stderr, "usage: %s [--algorithm blake2b|blake2s]\n", argv[0]);
+    if (argc != 1 && only != "blake2b" && only != "blake2s" && only != "argon2") {
+        std::fprintf(stderr, "usage: %s [--algorithm blake2b|blake2s|argon2]\n", argv[0]);
         return 2;
     }
     Report report("test_bad_input" + (only.empty() ? std::string() : " --algorithm " + only));
-    if (only != "blake2s") {
+    if (only.empty() || only == "blake2b") {
         check_family(report, b2test::kBlake2b, b2test::kBlake2bp);
     }
-    if (only != "blake2b") {
+    if (only.empty() || only == "blake2s") {
         check_family(report, b2test::kBlake2s, b2test::kBlake2sp);
+    }
+    if (only.empty() || only == "argon2") {
+        check_argon2(report);
     }
     std::printf("test_bad_input: %ld cases tried\n", report.passed() + report.failed());
     return report.finish();

@@ -1,7 +1,8 @@
 // The module driven without libcrypto's EVP layer: dlopen blake2simd.so, initialise it with a
 // minimal core of our own that records raised errors, and call the digest and MAC dispatch
 // functions directly with what EVP never passes (small output sizes, NULL output, init twice
-// on one context, calls out of order).
+// on one context, calls out of order); the Argon2 KDFs' likewise (NULL key, freectx(NULL), odd
+// params, derive before the salt, reset, dups of fresh and used contexts).
 // SPDX-License-Identifier: Apache-2.0
 #include <dlfcn.h>
 #include <openssl/core.h>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "b2test/algorithms.hpp"
+#include "b2test/argon2_bad_params.hpp"
 #include "b2test/check.hpp"
 #include "direct_module.hpp"
 #include "guard_page.hpp"
@@ -772,6 +774,210 @@ void check_tree_mac(Harness& h, const Module& module, const Blake2Algorithm& tre
                    check_tree_mac_malformed_params, check_tree_mac_failed_init});
 }
 
+// --- The Argon2 KDFs: what EVP never passes (a NULL key, freectx(NULL)) and what it passes on
+// unchecked (odd params, a zero length, derive before the salt); small memcost.
+
+// The KDF's functions, each looked up in its dispatch table as it is called.
+class KdfFns {
+  public:
+    explicit KdfFns(const OSSL_DISPATCH* table) : m_table(table) {}
+
+    void* newctx(void* provctx) const {
+        return slot<OSSL_FUNC_kdf_newctx_fn>(OSSL_FUNC_KDF_NEWCTX)(provctx);
+    }
+    void* dupctx(void* ctx) const {
+        return slot<OSSL_FUNC_kdf_dupctx_fn>(OSSL_FUNC_KDF_DUPCTX)(ctx);
+    }
+    void freectx(void* ctx) const { slot<OSSL_FUNC_kdf_freectx_fn>(OSSL_FUNC_KDF_FREECTX)(ctx); }
+    void reset(void* ctx) const { slot<OSSL_FUNC_kdf_reset_fn>(OSSL_FUNC_KDF_RESET)(ctx); }
+    int derive(void* ctx, unsigned char* key, size_t length, const OSSL_PARAM params[]) const {
+        return slot<OSSL_FUNC_kdf_derive_fn>(OSSL_FUNC_KDF_DERIVE)(ctx, key, length, params);
+    }
+    int set_params(void* ctx, const OSSL_PARAM params[]) const {
+        return slot<OSSL_FUNC_kdf_set_ctx_params_fn>(OSSL_FUNC_KDF_SET_CTX_PARAMS)(ctx, params);
+    }
+    int get_params(void* ctx, OSSL_PARAM params[]) const {
+        return slot<OSSL_FUNC_kdf_get_ctx_params_fn>(OSSL_FUNC_KDF_GET_CTX_PARAMS)(ctx, params);
+    }
+
+  private:
+    template <class Fn>
+    Fn* slot(int id) const {
+        return find_function<Fn>(m_table, id);
+    }
+    const OSSL_DISPATCH* m_table;
+};
+
+// Every input set, 16 KiB of blocks, two lanes, one pass: what each context derives.
+struct KdfInputs {
+    KdfInputs() = default;
+    KdfInputs(const KdfInputs&) = delete;  // `params` points into this object
+    KdfInputs& operator=(const KdfInputs&) = delete;
+
+    Bytes pass = pattern(24, 11);
+    Bytes salt = pattern(16, 12);
+    Bytes secret = pattern(8, 13);
+    Bytes ad = pattern(9, 14);
+    uint32_t memcost = 16;
+    uint32_t lanes = 2;
+    uint32_t iter = 1;
+    OSSL_PARAM params[8] = {
+        OSSL_PARAM_construct_octet_string("pass", pass.data(), pass.size()),
+        OSSL_PARAM_construct_octet_string("salt", salt.data(), salt.size()),
+        OSSL_PARAM_construct_octet_string("secret", secret.data(), secret.size()),
+        OSSL_PARAM_construct_octet_string("ad", ad.data(), ad.size()),
+        OSSL_PARAM_construct_uint32("memcost", &memcost),
+        OSSL_PARAM_construct_uint32("lanes", &lanes),
+        OSSL_PARAM_construct_uint32("iter", &iter),
+        OSSL_PARAM_construct_end(),
+    };
+};
+
+struct KdfUnderTest {
+    Harness& h;
+    const KdfFns& k;
+    std::string name;
+    void* ctx;
+    KdfInputs inputs{};
+    Bytes expected{};  // the first derive's answer: every later one must repeat it
+};
+
+// 32 bytes derived; empty on failure. The buffer past the output must stay untouched.
+Bytes kdf_derive(KdfUnderTest& t, void* ctx, const OSSL_PARAM* params = nullptr) {
+    Bytes out(48, 0xA5);
+    if (t.k.derive(ctx, out.data(), 32, params) != 1) {
+        t.h.checks().check(untouched(out, 0), t.name + ": a refused derive writes nothing");
+        return {};
+    }
+    t.h.checks().check(untouched(out, 32), t.name + ": derive writes exactly its length");
+    return first(out, 32);
+}
+
+// Refused before the salt; a NULL key, lengths 0 and 3 refused; a fresh and a used dup;
+// freectx(NULL); derive twice.
+void check_kdf_phases(KdfUnderTest& t) {
+    auto& [h, k, name, ctx, inputs, expected] = t;
+    Bytes out(48, 0xA5);
+    size_t size = 0;
+    OSSL_PARAM get_size[] = {OSSL_PARAM_construct_size_t(OSSL_KDF_PARAM_SIZE, &size),
+                             OSSL_PARAM_construct_end()};
+    h.succeeds(k.get_params(ctx, get_size), name + " get size");
+    h.checks().check(size == SIZE_MAX, name + ": size is SIZE_MAX");
+    void* fresh_copy = k.dupctx(ctx);
+    h.checks().check(fresh_copy != nullptr, name + " dupctx of a fresh context");
+    h.fails(k.derive(fresh_copy, out.data(), 32, nullptr), "missing Argon2 salt",
+            name + " derive on a fresh dup");
+    k.freectx(fresh_copy);
+    h.fails(k.derive(ctx, out.data(), 32, nullptr), "missing Argon2 salt",
+            name + " derive before any param");
+    k.freectx(nullptr);
+    h.succeeds(1, name + " freectx(NULL) raises nothing");
+
+    h.succeeds(k.set_params(ctx, inputs.params), name + " set every input");
+    h.fails(k.derive(ctx, nullptr, 32, nullptr), "output buffer too small",
+            name + " derive into NULL");
+    for (const size_t length : {size_t{0}, size_t{3}}) {
+        h.fails(k.derive(ctx, out.data(), length, nullptr), "invalid Argon2 size",
+                name + " derive of " + std::to_string(length) + " bytes");
+    }
+    h.checks().check(untouched(out, 0), name + ": refused derives wrote nothing");
+    expected = kdf_derive(t, ctx);
+    h.succeeds(expected.empty() ? 0 : 1, name + " derive");
+    h.checks().check(kdf_derive(t, ctx) == expected, name + ": a second derive repeats the first");
+
+    void* used_copy = k.dupctx(ctx);
+    h.checks().check(used_copy != nullptr, name + " dupctx of a used context");
+    k.freectx(ctx);  // the copy owns copies of its inputs
+    ctx = used_copy;
+    h.checks().check(kdf_derive(t, ctx) == expected, name + ": the dup of a used context");
+}
+
+// reset forgets every input (derive refused for want of a salt) and the numbers; a failing
+// set_params or derive changes nothing.
+void check_kdf_reset_and_failures(KdfUnderTest& t) {
+    auto& [h, k, name, ctx, inputs, expected] = t;
+    Bytes out(48, 0xA5);
+    k.reset(ctx);
+    h.fails(k.derive(ctx, out.data(), 32, nullptr), "missing Argon2 salt",
+            name + " derive after reset");
+    OSSL_PARAM salt_only[] = {inputs.params[1], OSSL_PARAM_construct_end()};
+    h.succeeds(k.set_params(ctx, salt_only), name + " salt after reset");
+    const Bytes defaults = kdf_derive(t, ctx);
+    h.checks().check(!defaults.empty() && defaults != expected,
+                     name + ": after reset the pass, secret, ad and numbers are gone");
+    h.succeeds(k.set_params(ctx, inputs.params), name + " every input again");
+    h.checks().check(kdf_derive(t, ctx) == expected, name + ": reset, set again, same answer");
+
+    Bytes other_pass = pattern(24, 99);
+    Bytes short_salt = pattern(7, 98);
+    uint32_t no_lanes = 0;
+    OSSL_PARAM bad_salt[] = {
+        OSSL_PARAM_construct_octet_string("pass", other_pass.data(), other_pass.size()),
+        OSSL_PARAM_construct_octet_string("salt", short_salt.data(), short_salt.size()),
+        OSSL_PARAM_construct_end()};
+    h.fails(k.set_params(ctx, bad_salt), "salt", name + " set a new pass and a 7-byte salt");
+    OSSL_PARAM bad_lanes[] = {
+        OSSL_PARAM_construct_octet_string("pass", other_pass.data(), other_pass.size()),
+        OSSL_PARAM_construct_uint32("lanes", &no_lanes), OSSL_PARAM_construct_end()};
+    h.fails(k.derive(ctx, out.data(), 32, bad_lanes), "lanes", name + " derive with lanes 0");
+    h.checks().check(kdf_derive(t, ctx) == expected, name + ": failed calls changed nothing");
+}
+
+// NULL data with a size, integers of data_size 0 and 9, a 4 GiB octet string over one page,
+// params of the wrong type or out of range: each refused with a reason, nothing read or kept.
+void check_kdf_malformed_params(KdfUnderTest& t) {
+    auto& [h, k, name, ctx, inputs, expected] = t;
+    for (const char* octets : {"pass", "salt", "secret", "ad"}) {
+        OSSL_PARAM null_data[] = {
+            {octets, OSSL_PARAM_OCTET_STRING, nullptr, 8, OSSL_PARAM_UNMODIFIED},
+            OSSL_PARAM_construct_end()};
+        h.fails(k.set_params(ctx, null_data), "", name + ": " + octets + " NULL data");
+    }
+    for (const char* number : {"iter", "memcost", "lanes", "threads", "version", "early_clean"}) {
+        OSSL_PARAM null_data[] = {
+            {number, OSSL_PARAM_UNSIGNED_INTEGER, nullptr, 4, OSSL_PARAM_UNMODIFIED},
+            OSSL_PARAM_construct_end()};
+        h.fails(k.set_params(ctx, null_data), "", name + ": " + number + " NULL data");
+    }
+    Bytes out(48, 0xA5);
+    check_odd_size_params(
+        h, "memcost", name,
+        [&k = k, ctx = ctx](const OSSL_PARAM* params) { return k.set_params(ctx, params); },
+        [&k = k, ctx = ctx, &out](const OSSL_PARAM* params) {
+            return k.derive(ctx, out.data(), 32, params);
+        });
+    const BytesAfterGuardPage guarded;
+    if constexpr (sizeof(size_t) > 4) {
+        OSSL_PARAM huge_pass[] = {{"pass", OSSL_PARAM_OCTET_STRING, guarded.data(), size_t{1} << 32,
+                                   OSSL_PARAM_UNMODIFIED},
+                                  OSSL_PARAM_construct_end()};
+        h.fails(k.set_params(ctx, huge_pass), "too long", name + ": a 4 GiB pass");
+    }
+    const b2test::BadArgon2Params bad_params;
+    for (const auto& row : bad_params.rows()) {
+        OSSL_PARAM params[] = {row.param, OSSL_PARAM_construct_end()};
+        h.fails(k.set_params(ctx, params), row.reason,
+                name + ": " + row.param.key + " of type " + std::to_string(row.param.data_type));
+    }
+    h.checks().check(kdf_derive(t, ctx) == expected, name + ": refused params changed nothing");
+}
+
+void check_kdf(Harness& h, const Module& module, const char* name) {
+    const OSSL_DISPATCH* table = module.implementation(OSSL_OP_KDF, name);
+    h.checks().check(table != nullptr, std::string("query_operation(OSSL_OP_KDF) has ") + name);
+    if (table == nullptr) {
+        return;
+    }
+    const KdfFns k{table};
+    KdfUnderTest t{h, k, name, k.newctx(module.provctx)};
+    h.checks().check(t.ctx != nullptr, t.name + " newctx");
+    // In this order: each step starts with the settings and the answer the one before left.
+    check_kdf_phases(t);
+    check_kdf_reset_and_failures(t);
+    check_kdf_malformed_params(t);
+    k.freectx(t.ctx);
+}
+
 }  // namespace
 
 int main() {
@@ -805,6 +1011,9 @@ int main() {
         }
     }
     check_failed_gets(harness, module);
+    for (const char* kdf : {"ARGON2I", "ARGON2D", "ARGON2ID"}) {
+        check_kdf(harness, module, kdf);
+    }
 
     auto* teardown =
         find_function<OSSL_FUNC_provider_teardown_fn>(module.provider, OSSL_FUNC_PROVIDER_TEARDOWN);

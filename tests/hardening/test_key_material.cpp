@@ -2,11 +2,21 @@
 // anything else runs, every block freed through OPENSSL_free/OPENSSL_clear_free (the module's
 // contexts included) is scanned for any 8-byte window of the key and of the keyed chaining
 // value, across free after final, free mid-stream, re-key then free, dup then free both; for
-// BLAKE2BMAC, BLAKE2BPMAC, BLAKE2SMAC and BLAKE2SPMAC.
+// BLAKE2BMAC, BLAKE2BPMAC, BLAKE2SMAC and BLAKE2SPMAC. ARGON2ID likewise for its copies of pass
+// and secret (freed with the context, on re-set, reset, dup, a refused derive, and inside derive
+// with early_clean), and every mapping of block memory must be all zero when it is unmapped.
 // SPDX-License-Identifier: Apache-2.0
+#include <dlfcn.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/kdf.h>
+#include <openssl/params.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -27,7 +37,7 @@ struct Block {
 constexpr size_t kSlots = size_t{1} << 16;
 Block g_live[kSlots];
 
-constexpr size_t kMaxNeedles = 16;
+constexpr size_t kMaxNeedles = 24;
 constexpr size_t kNeedleBytes = 64;  // the longest: BLAKE2b's key and chaining value
 constexpr size_t kWindow = 8;
 uint8_t g_needles[kMaxNeedles][kNeedleBytes];
@@ -355,6 +365,208 @@ void run(b2test::Report& report, EVP_MAC* mac, const Variant& variant, uint8_t s
     }
 }
 
+// --- Argon2: the copies of pass and secret (core memory, scanned at free as above) and the
+// block memory, which the module maps with mmap: this munmap, which the module's calls reach
+// before libc's (the executable exports it: tests/hardening.cmake), checks while armed that
+// every mapping released is all zero.
+
+struct UnmapScan {
+    bool armed = false;
+    bool quiet = false;  // the positive control's mapping
+    long unmapped = 0;
+    long dirty = 0;              // mappings released holding a non-zero byte
+    size_t smallest = SIZE_MAX;  // the smallest mapping released while armed
+};
+UnmapScan g_unmaps;
+using MunmapFn = int (*)(void*, size_t);
+MunmapFn g_next_munmap = nullptr;  // libc's (or a sanitizer's), found first thing in main
+
+bool all_zero(const uint8_t* bytes, size_t size) {
+    for (size_t i = 0; i < size; ++i) {
+        if (bytes[i] != 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// True if some live block of any size holds an 8-byte window of `needle`.
+bool live_block_holds(const Bytes& needle) {
+    for (const Block& block : g_live) {
+        const auto* bytes = static_cast<const uint8_t*>(block.pointer);
+        for (size_t w = 0; bytes != nullptr && w + kWindow <= needle.size(); ++w) {
+            for (size_t at = 0; at + kWindow <= block.size; ++at) {
+                if (bytes[at] == needle[w] &&
+                    std::memcmp(bytes + at, needle.data() + w, kWindow) == 0) {
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+extern "C" int munmap(void* address, size_t length) noexcept {
+    if (g_unmaps.armed) {
+        ++g_unmaps.unmapped;
+        g_unmaps.smallest = std::min(g_unmaps.smallest, length);
+        if (!all_zero(static_cast<const uint8_t*>(address), length)) {
+            ++g_unmaps.dirty;
+            if (!g_unmaps.quiet) {
+                std::fprintf(stderr, "LEAK: a mapping of %zu bytes released unwiped\n", length);
+            }
+        }
+    }
+    return g_next_munmap != nullptr ? g_next_munmap(address, length)
+                                    : static_cast<int>(syscall(SYS_munmap, address, length));
+}
+
+namespace {
+
+// Two passwords and secrets of lengths nothing else here has.
+struct Argon2Secrets {
+    Bytes pass_a = distinctive_key(101, 47);
+    Bytes pass_b = distinctive_key(102, 47);
+    Bytes secret_a = distinctive_key(103, 41);
+    Bytes secret_b = distinctive_key(104, 41);
+};
+
+class Argon2Run {
+  public:
+    Argon2Run(b2test::Report& report, EVP_KDF* kdf) : m_report(report), m_kdf(kdf) {}
+
+    EVP_KDF_CTX* with_inputs(const Bytes& pass, const Bytes& secret, uint32_t early_clean = 0) {
+        EVP_KDF_CTX* ctx = EVP_KDF_CTX_new(m_kdf);
+        set_inputs(ctx, pass, secret, early_clean);
+        return ctx;
+    }
+    void set_inputs(EVP_KDF_CTX* ctx, const Bytes& pass, const Bytes& secret,
+                    uint32_t early_clean = 0) {
+        Bytes salt(16, 0x5a);
+        uint32_t memcost = 64;
+        uint32_t lanes = 2;
+        OSSL_PARAM params[] = {OSSL_PARAM_construct_octet_string(
+                                   "pass", const_cast<uint8_t*>(pass.data()), pass.size()),
+                               OSSL_PARAM_construct_octet_string(
+                                   "secret", const_cast<uint8_t*>(secret.data()), secret.size()),
+                               OSSL_PARAM_construct_octet_string("salt", salt.data(), salt.size()),
+                               OSSL_PARAM_construct_uint32("memcost", &memcost),
+                               OSSL_PARAM_construct_uint32("lanes", &lanes),
+                               OSSL_PARAM_construct_uint32("early_clean", &early_clean),
+                               OSSL_PARAM_construct_end()};
+        B2_CHECK(m_report, EVP_KDF_CTX_set_params(ctx, params) == 1, "Argon2 set_params");
+    }
+    // Under the munmap check.
+    void derive(EVP_KDF_CTX* ctx) {
+        unsigned char out[32];
+        g_unmaps.armed = true;
+        B2_CHECK(m_report, EVP_KDF_derive(ctx, out, sizeof out, nullptr) == 1, "Argon2 derive");
+        g_unmaps.armed = false;
+        ++m_derives;
+    }
+    long derives() const { return m_derives; }
+
+  private:
+    b2test::Report& m_report;
+    EVP_KDF* m_kdf;
+    long m_derives = 0;
+};
+
+// Positive controls: the copies are found in live blocks while the context holds them.
+void argon2_free_after_derive(b2test::Report& report, Argon2Run& run, const Argon2Secrets& s) {
+    EVP_KDF_CTX* ctx = run.with_inputs(s.pass_a, s.secret_a);
+    B2_CHECK(report, live_block_holds(s.pass_a) && live_block_holds(s.secret_a),
+             "Argon2: positive control: pass and secret in live blocks after set_params");
+    run.derive(ctx);
+    B2_CHECK(report, live_block_holds(s.pass_a) && live_block_holds(s.secret_a),
+             "Argon2: without early_clean the context keeps pass and secret");
+    EVP_KDF_CTX_free(ctx);
+    B2_CHECK(report, !live_block_holds(s.pass_a), "Argon2: freed with its context");
+}
+
+// Re-set (the old copies freed), reset, never derived, a dup, a derive refused after it copied.
+void argon2_other_ends(b2test::Report& report, Argon2Run& run, const Argon2Secrets& s) {
+    EVP_KDF_CTX* ctx = run.with_inputs(s.pass_a, s.secret_a);
+    run.set_inputs(ctx, s.pass_b, s.secret_b);
+    B2_CHECK(report, !live_block_holds(s.pass_a) && !live_block_holds(s.secret_a),
+             "Argon2: a new pass and secret free the old copies");
+    run.derive(ctx);
+    EVP_KDF_CTX_reset(ctx);
+    B2_CHECK(report, !live_block_holds(s.pass_b), "Argon2: reset frees the inputs");
+    EVP_KDF_CTX_free(ctx);
+
+    EVP_KDF_CTX_free(run.with_inputs(s.pass_a, s.secret_a));
+
+    EVP_KDF_CTX* original = run.with_inputs(s.pass_b, s.secret_b);
+    EVP_KDF_CTX* copy = EVP_KDF_CTX_dup(original);
+    B2_CHECK(report, copy != nullptr, "Argon2 dup");
+    EVP_KDF_CTX_free(original);
+    run.derive(copy);
+    EVP_KDF_CTX_free(copy);
+
+    EVP_KDF_CTX* refused = run.with_inputs(s.pass_a, s.secret_a);
+    unsigned char out[3];
+    B2_CHECK(report, EVP_KDF_derive(refused, out, sizeof out, nullptr) == 0,
+             "Argon2: a 3-byte derive is refused");
+    EVP_KDF_CTX_free(refused);
+}
+
+// early_clean: the copies are freed (and so scanned) inside derive, as soon as H0 holds them.
+void argon2_early_clean(b2test::Report& report, Argon2Run& run, const Argon2Secrets& s) {
+    EVP_KDF_CTX* ctx = run.with_inputs(s.pass_b, s.secret_b, 1);
+    const long frees_before = g_scan.frees_scanned;
+    run.derive(ctx);
+    B2_CHECK(report, g_scan.frees_scanned >= frees_before + 2,
+             "Argon2 early_clean: the copies were freed during derive");
+    B2_CHECK(report, !live_block_holds(s.pass_b) && !live_block_holds(s.secret_b),
+             "Argon2 early_clean: no live block holds pass or secret after derive");
+    EVP_KDF_CTX_free(ctx);
+}
+
+// The munmap check itself: a mapping released with a byte set is seen.
+void check_unmap_control(b2test::Report& report) {
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    void* mapping = mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    B2_REQUIRE(mapping != MAP_FAILED, "mmap");
+    static_cast<uint8_t*>(mapping)[page - 1] = 1;
+    g_unmaps.armed = g_unmaps.quiet = true;
+    munmap(mapping, page);
+    g_unmaps.armed = g_unmaps.quiet = false;
+    B2_CHECK(report, g_unmaps.dirty == 1, "positive control: an unwiped mapping is seen");
+    g_unmaps = UnmapScan{};
+}
+
+void run_argon2(b2test::Report& report, b2test::ProviderSession& session) {
+    check_unmap_control(report);
+    b2test::KdfPtr kdf(EVP_KDF_fetch(session.libctx(), "ARGON2ID", b2test::kOurPropq));
+    B2_REQUIRE(kdf != nullptr, "fetch ARGON2ID from blake2simd");
+    Argon2Secrets s;
+    for (const Bytes* secret : {&s.pass_a, &s.pass_b, &s.secret_a, &s.secret_b}) {
+        add_needle(*secret);
+    }
+    const long leaks_before = g_scan.leaks;
+    Argon2Run run(report, kdf.get());
+    argon2_free_after_derive(report, run, s);
+    argon2_other_ends(report, run, s);
+    argon2_early_clean(report, run, s);
+    B2_CHECK(report, g_scan.leaks == leaks_before,
+             std::to_string(g_scan.leaks - leaks_before) + " freed blocks held pass or secret");
+    B2_CHECK(report, g_unmaps.unmapped == run.derives() && g_unmaps.smallest >= 64 * 1024,
+             "the block memory of each derive was seen released: " +
+                 std::to_string(g_unmaps.unmapped) + " of " + std::to_string(run.derives()));
+    B2_CHECK(report, g_unmaps.dirty == 0,
+             std::to_string(g_unmaps.dirty) + " block mappings released unwiped");
+    std::printf(
+        "key material, ARGON2ID: %ld derives, %ld block mappings released (unwiped: %ld), "
+        "%ld leaks\n",
+        run.derives(), g_unmaps.unmapped, g_unmaps.dirty, g_scan.leaks - leaks_before);
+    for (Bytes* secret : {&s.pass_a, &s.pass_b, &s.secret_a, &s.secret_b}) {
+        OPENSSL_cleanse(secret->data(), secret->size());
+    }
+}
+
 }  // namespace
 
 int main() {
@@ -362,6 +574,7 @@ int main() {
         std::fprintf(stderr, "FATAL: CRYPTO_set_mem_functions refused (allocations happened)\n");
         return 1;
     }
+    g_next_munmap = reinterpret_cast<MunmapFn>(dlsym(RTLD_NEXT, "munmap"));
     b2test::Report report("test_key_material");
     {
         b2test::ProviderSession session(b2test::ProviderSession::Default::exclude);
@@ -374,6 +587,7 @@ int main() {
             run(report, mac.get(), variant, seed);
             seed = static_cast<uint8_t>(seed + 10);
         }
+        run_argon2(report, session);
     }
     B2_CHECK(report, g_scan.leaks == 0, "no key material in blocks freed at teardown");
     return report.finish();

@@ -1,27 +1,32 @@
 // Repeated library-context life cycles: new context, load blake2simd, fetch, one digest or MAC
 // of every algorithm (BLAKE2B-512, BLAKE2BP-512, BLAKE2BPMAC, BLAKE2S-256, BLAKE2SMAC,
 // BLAKE2SP-256, BLAKE2SPMAC, the sizes BLAKE2B-256 and BLAKE2S-128, BLAKE2XB, BLAKE2XBMAC,
-// BLAKE2XS, BLAKE2XSMAC), unload, free. Leaks show under valgrind or LeakSanitizer; crashes
-// and wrong digests here. First, rfc7693.hpp's BLAKE2X (the oracle here and in test_threads,
+// BLAKE2XS, BLAKE2XSMAC) and one derive of each Argon2 KDF (RFC 9106's vectors: 32 KiB, four
+// lanes on two threads), unload, free. Leaks show under valgrind or LeakSanitizer; crashes
+// and wrong answers here. First, rfc7693.hpp's BLAKE2X (the oracle here and in test_threads,
 // test_fork and fuzz_differential) must reproduce all 1024 official BLAKE2X entries.
 // SPDX-License-Identifier: Apache-2.0
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
+#include <openssl/kdf.h>
 #include <openssl/params.h>
 #include <openssl/provider.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "b2test.hpp"
+#include "b2test/rfc9106.hpp"
 #include "rfc7693.hpp"
 
 namespace {
 
 using Bytes = std::vector<uint8_t>;
+namespace rfc9106 = b2test::rfc9106;
 
 // One computation per cycle; the answer comes from outside our provider.
 struct Case {
@@ -162,6 +167,20 @@ Bytes sized_blake2s(const Bytes& message, size_t size) {
     return rfc7693::blake2s::hash(o, message.data(), message.size());
 }
 
+// One derive of an RFC 9106 vector on two threads: the threads start and end inside the
+// cycle's derive.
+bool derive_rfc9106(OSSL_LIB_CTX* libctx, const rfc9106::Vector& vector) {
+    rfc9106::Params params(2);
+    EVP_KDF* kdf = EVP_KDF_fetch(libctx, vector.kdf, b2test::kOurPropq);
+    EVP_KDF_CTX* ctx = kdf != nullptr ? EVP_KDF_CTX_new(kdf) : nullptr;
+    Bytes out(rfc9106::kTagBytes);
+    const bool ok =
+        ctx != nullptr && EVP_KDF_derive(ctx, out.data(), out.size(), params.get()) == 1;
+    EVP_KDF_CTX_free(ctx);
+    EVP_KDF_free(kdf);
+    return ok && b2test::to_hex(out) == vector.tag;
+}
+
 // Every algorithm's case, each answer from outside the module.
 std::vector<Case> all_cases() {
     static const uint8_t text[] = "load, fetch, hash, unload, free";
@@ -204,6 +223,7 @@ int main(int argc, char** argv) {
     const std::string dir = b2test::module_dir();
     long good = 0;
     std::vector<long> wrong(cases.size(), 0);
+    long kdf_wrong[std::size(rfc9106::kVectors)] = {};
     for (long cycle = 0; cycle < cycles; ++cycle) {
         OSSL_LIB_CTX* libctx = OSSL_LIB_CTX_new();
         OSSL_PROVIDER_set_default_search_path(libctx, dir.c_str());
@@ -212,6 +232,12 @@ int main(int argc, char** argv) {
         for (size_t i = 0; i < cases.size() && provider != nullptr; ++i) {
             if (!compute(libctx, cases[i])) {
                 ++wrong[i];
+                all = false;
+            }
+        }
+        for (size_t i = 0; i < std::size(rfc9106::kVectors) && provider != nullptr; ++i) {
+            if (!derive_rfc9106(libctx, rfc9106::kVectors[i])) {
+                ++kdf_wrong[i];
                 all = false;
             }
         }
@@ -226,8 +252,14 @@ int main(int argc, char** argv) {
                  std::string(cases[i].name) + " wrong or failed in " + std::to_string(wrong[i]) +
                      " cycles");
     }
+    for (size_t i = 0; i < std::size(rfc9106::kVectors); ++i) {
+        B2_CHECK(report, kdf_wrong[i] == 0,
+                 std::string(rfc9106::kVectors[i].kdf) + " wrong or failed in " +
+                     std::to_string(kdf_wrong[i]) + " cycles");
+    }
     B2_CHECK(report, good == cycles && cycles > 0,
              std::to_string(good) + " of " + std::to_string(cycles) + " cycles hashed correctly");
-    std::printf("test_load_unload: %ld cycles, %zu algorithms each\n", cycles, cases.size());
+    std::printf("test_load_unload: %ld cycles, %zu algorithms and %zu KDFs each\n", cycles,
+                cases.size(), std::size(rfc9106::kVectors));
     return report.finish();
 }
