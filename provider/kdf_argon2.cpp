@@ -221,8 +221,8 @@ struct Argon2 {
             !prepare_job(ctx, keylen, argon2::size_given(parsed), job)) {
             return 0;
         }
-        const argon2::Engines engines{ctx->kernels->blake2b.compress,
-                                      ctx->kernels->blamka.compress};
+        const argon2::Engines engines{ctx->kernels->kernel<Blake2bFamily::Kernel>().compress,
+                                      ctx->kernels->kernel<BlamkaKernel>().compress};
         Reason failure{};
         if (!argon2::derive(job, engines, key, keylen,
                             ctx->settings.early_clean != 0 ? &drop_pass_and_secret : nullptr, ctx,
@@ -244,7 +244,8 @@ struct Argon2 {
         const auto* ctx = static_cast<const Argon2Context*>(vctx);
         return write_params(ctx->provider, params,
                             {OutputParam::size(OSSL_KDF_PARAM_SIZE, SIZE_MAX),
-                             OutputParam::utf8(names::kParamKernel, ctx->kernels->blamka.name)})
+                             OutputParam::utf8(names::kParamKernel,
+                                               ctx->kernels->kernel<BlamkaKernel>().name)})
                    ? 1
                    : 0;
     }
