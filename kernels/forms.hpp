@@ -13,6 +13,8 @@
 #include <cstddef>
 #include <span>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 
 #include "registry.hpp"
 
@@ -123,15 +125,45 @@ void describe(const Servings& servings, char* out, size_t size) noexcept;
 // algorithm. Runs the self-tests (microseconds), not the calibration.
 bool reference_kernel_works() noexcept;
 
-template <class Family>
-typename Family::Kernel single_kernel(const Serving& serving) noexcept {
-    return {serving.name(), serving.candidate.entry.*Family::kSingleEntry};
+// Form f's kernel as a context holds it: its member's Kernel, or LanesKernel for a multi-lane form.
+template <size_t f>
+using FormKernel =
+    std::conditional_t<kForms[f].lanes == 1, typename FamilyOf<kForms[f].member>::Kernel,
+                       typename FamilyOf<kForms[f].member>::LanesKernel>;
+
+// Form f's kernel from the name and entry of its serving (the entry's field of form f).
+template <size_t f>
+FormKernel<f> form_kernel(const char* name, const Entry& entry) noexcept {
+    using Family = FamilyOf<kForms[f].member>;
+    if constexpr (kForms[f].lanes == 1) {
+        return {name, entry.*Family::kSingleEntry};
+    } else {
+        return {name, entry.*Family::kLanesEntry};
+    }
 }
 
-template <class Family>
-typename Family::LanesKernel lanes_kernel(const Serving& serving) noexcept {
-    return {serving.name(), serving.candidate.entry.*Family::kLanesEntry};
+// The form whose kernel has type `Kernel` (kFormCount if none), and how many have it.
+template <class Kernel, size_t... f>
+constexpr size_t form_with_kernel(std::index_sequence<f...>) noexcept {
+    size_t form = kFormCount;
+    ((form = std::is_same_v<FormKernel<f>, Kernel> ? f : form), ...);
+    return form;
 }
+template <class Kernel, size_t... f>
+constexpr size_t forms_with_kernel(std::index_sequence<f...>) noexcept {
+    return (size_t{std::is_same_v<FormKernel<f>, Kernel>} + ...);
+}
+template <class Kernel>
+inline constexpr size_t kFormWithKernel =
+    form_with_kernel<Kernel>(std::make_index_sequence<kFormCount>{});
+
+// Each form's kernel type is its own, so a context's kernel type names its form.
+template <size_t... f>
+constexpr bool form_kernels_are_distinct(std::index_sequence<f...>) noexcept {
+    return ((forms_with_kernel<FormKernel<f>>(std::index_sequence<f...>{}) == 1) && ...);
+}
+static_assert(form_kernels_are_distinct(std::make_index_sequence<kFormCount>{}),
+              "kForms: two forms whose kernels have one type");
 
 // --- The pieces serve() is made of, for tests and diagnostics.
 

@@ -12,13 +12,14 @@ namespace blake2simd {
 namespace params {
 
 bool read_value(const OSSL_PARAM* p, Type type, uint64_t min, uint64_t max, Refusal refusal,
-                Value& value, Refusal& failure) noexcept {
+                Refusal wrong_type, Value& value, Refusal& failure) noexcept {
     param::Status status = param::Status::wrong_type;
     uint64_t measure = 0;  // the integer, or the string's length
     switch (type) {
         case Type::size:
         case Type::integer:
         case Type::uint64:
+        case Type::uint32:
             status = param::get_uint64(p, value.number);
             measure = value.number;
             break;
@@ -34,7 +35,7 @@ bool read_value(const OSSL_PARAM* p, Type type, uint64_t min, uint64_t max, Refu
     // A param of another type, or with no data, is never read (OpenSSL 3.0's getters would
     // dereference it); a negative integer is out of range.
     if (status == param::Status::wrong_type) {
-        failure = Reason::wrong_param_type;
+        failure = wrong_type;
         return false;
     }
     if (status != param::Status::ok || measure < min || measure > max) {

@@ -278,6 +278,7 @@ constexpr Row<T> tree_field(const char* name, uint64_t min, uint64_t max,
             {Reason::invalid_param_value, limits},
             &setters::tree_field<T, Field>,
             &setters::get_tree_field<typename T::Settings, Field>,
+            Reason::wrong_param_type,
             true};
 }
 
@@ -301,7 +302,7 @@ constexpr std::array<Row<T>, 7> tree_fields() noexcept {
             b ? "inner-size: must be 0..64" : "inner-size: BLAKE2s: must be 0..32"),
         {names::kParamLastNode, Type::uint64, 0, 1,
          Refusal{Reason::invalid_param_value, "last-node: must be 0 or 1"}, &setters::last_node<T>,
-         &setters::get_last_node<typename T::Settings>, true},
+         &setters::get_last_node<typename T::Settings>, Reason::wrong_param_type, true},
     }};
 }
 

@@ -129,7 +129,7 @@ int xof_finalize(Context* ctx, unsigned char* out, size_t* outl, size_t outsize,
     }
     if (length > 0) {
         finish_root(ctx->xof.root.h0);
-        write_xof_output(ctx->kernel->compress, ctx->lanes.compress, ctx->xof.root, 0, out, *outl);
+        write_xof_output(ctx->kernel.compress, ctx->lanes.compress, ctx->xof.root, 0, out, *outl);
     }
     ctx->phase = Phase::finished;
     return 1;
@@ -152,7 +152,7 @@ int xof_squeeze(Context* ctx, unsigned char* out, size_t* outl, size_t outsize,
         finish_root(xof.root.h0);
         xof.squeezing = true;
     }
-    write_xof_output(ctx->kernel->compress, ctx->lanes.compress, xof.root, xof.position, out,
+    write_xof_output(ctx->kernel.compress, ctx->lanes.compress, xof.root, xof.position, out,
                      outsize);
     xof.position += outsize;
     *outl = outsize;

@@ -42,7 +42,7 @@ concept AlgorithmContext = std::is_trivially_copyable_v<Context> && alignof(Cont
                            requires(Context& ctx, const Context& view, const unsigned char* in,
                                     size_t inl) {
     { ctx.provider } -> std::convertible_to<ProviderContext*>;
-    { ctx.kernel->name } -> std::convertible_to<const char*>;
+    { ctx.kernel.name } -> std::convertible_to<const char*>;
     { ctx.phase } -> std::same_as<Phase&>;
     ctx.engine.update(in, inl);
     { view.output_size() } -> std::same_as<size_t>;
@@ -110,41 +110,17 @@ int write_output(Context* ctx, unsigned char* out, size_t* outl, size_t outsize)
 
 // Where algorithm contexts live: OpenSSL-owned memory, cleansed when freed.
 
-// The kernel a context of `Kernel`'s family runs on; nullptr when nothing is offered.
-template <class Kernel>
-const Kernel* chosen_kernel(const KernelChoice& choice) noexcept {
-    if (!choice.offered) {
-        return nullptr;
-    }
-    if constexpr (std::is_same_v<Kernel, Blake2bFamily::Kernel>) {
-        return &choice.blake2b;
-    } else {
-        return &choice.blake2s;
-    }
-}
-
-// The many-lane kernel a tree-mode context of that lane type runs its leaves on.
-template <class LanesKernel>
-LanesKernel chosen_lanes(const KernelChoice& choice) noexcept {
-    if constexpr (std::is_same_v<LanesKernel, Blake2bFamily::LanesKernel>) {
-        return choice.blake2bp;
-    } else {
-        return choice.blake2sp;
-    }
-}
-
 // Contexts live in the core's allocator (so CRYPTO_set_mem_functions sees them) and are
 // cleansed when freed: they hold keys and chaining values.
 template <AlgorithmContext Context>
 Context* new_context(void* provctx) noexcept {
-    using Kernel = std::remove_cv_t<std::remove_pointer_t<decltype(Context::kernel)>>;
     auto* provider = static_cast<ProviderContext*>(provctx);
     if (provider->self_test_failed.load(std::memory_order_relaxed)) {
         B2_RAISE(provider, Reason::self_test_failed);
         return nullptr;
     }
-    const Kernel* kernel = chosen_kernel<Kernel>(provider->kernel_choice());
-    if (kernel == nullptr) {
+    const KernelChoice& choice = provider->kernel_choice();
+    if (!choice.offered) {
         B2_RAISE(provider, Reason::no_kernel_available);
         return nullptr;
     }
@@ -156,9 +132,9 @@ Context* new_context(void* provctx) noexcept {
     // Value-initialized: zeroed wherever no member initializer says otherwise.
     auto* ctx = new (memory) Context{};
     ctx->provider = provider;
-    ctx->kernel = kernel;
+    ctx->kernel = choice.kernel<decltype(Context::kernel)>();
     if constexpr (TreeContext<Context>) {
-        ctx->lanes = chosen_lanes<decltype(Context::lanes)>(provider->kernel_choice());
+        ctx->lanes = choice.kernel<decltype(Context::lanes)>();
     }
     return ctx;
 }

@@ -30,7 +30,7 @@ struct DigestContext {
     static constexpr const auto& kTable = kDigestTable<Family, kNamedSize>;
 
     ProviderContext* provider;
-    const typename Family::Kernel* kernel;
+    typename Family::Kernel kernel;
     // Applied at the next init, kept across re-inits.
     Blake2Settings<Family> settings = starting_settings();
     Phase phase;
@@ -39,7 +39,7 @@ struct DigestContext {
     size_t output_size() const noexcept {
         return phase == Phase::absorbing ? engine.digest_length() : settings.block.digest_length;
     }
-    const char* served_by() const noexcept { return kernel->name; }
+    const char* served_by() const noexcept { return kernel.name; }
 
     // A serialized state: the settings' parameter block, a flags byte, then the engine. The
     // flags hold what a parameter block has no field for: bit 0 the settings' last-node flag,
@@ -72,7 +72,7 @@ struct DigestContext {
             loaded.last_node = (flags & kSettingsLastNode) != 0;
             snapshot.last_node = (flags & kMessageLastNode) != 0;
             settings = loaded;
-            engine.restore(kernel->compress, snapshot);
+            engine.restore(kernel.compress, snapshot);
             phase = Phase::absorbing;
         }
         cleanse(&snapshot, sizeof snapshot);
@@ -124,7 +124,7 @@ struct Digest : SerializableDigest<DigestContext<Family, kNamedSize>> {
         if (!apply_params(ctx, params)) {
             return 0;
         }
-        ctx->engine.start(ctx->kernel->compress, ctx->settings.parameter_block(0),
+        ctx->engine.start(ctx->kernel.compress, ctx->settings.parameter_block(0),
                           ctx->settings.last_node);
         ctx->phase = Phase::absorbing;
         return 1;

@@ -24,7 +24,7 @@ struct XofDigestContext {
     static constexpr const auto& kTable = kXofDigestTable<Family>;
 
     ProviderContext* provider;
-    const typename Family::Kernel* kernel;
+    typename Family::Kernel kernel;
     typename Family::LanesKernel lanes;  // the output blocks, a group at a time
     XofSettings<Family> settings;        // applied at the next init
     Phase phase;
@@ -34,7 +34,7 @@ struct XofDigestContext {
     size_t output_size() const noexcept {
         return phase == Phase::absorbing ? xof.reported_size() : settings.init_length();
     }
-    const char* served_by() const noexcept { return kernel->name; }
+    const char* served_by() const noexcept { return kernel.name; }
 
     // A serialized state: the settings' and the message's H0 parameter blocks, H0's engine, then
     // the output stream (requested length, position, the two flags, H0 once squeezing). While
@@ -115,7 +115,7 @@ struct XofDigestContext {
             std::memcpy(loaded.root.salt, root_block.salt, sizeof loaded.root.salt);
             std::memcpy(loaded.root.personal, root_block.personal, sizeof loaded.root.personal);
             xof = loaded;
-            engine.restore(kernel->compress, snapshot);
+            engine.restore(kernel.compress, snapshot);
             phase = Phase::absorbing;
         }
         cleanse(&snapshot, sizeof snapshot);
@@ -161,7 +161,7 @@ struct XofDigest : SerializableDigest<XofDigestContext<Family>> {
         }
         const auto& block = ctx->settings.fields.block;
         ctx->xof.start(ctx->settings.init_length(), block.salt, block.personal);
-        ctx->engine.start(ctx->kernel->compress,
+        ctx->engine.start(ctx->kernel.compress,
                           xof_root_parameter_block<Family>(0, ctx->xof.root.xof_length, block.salt,
                                                            block.personal));
         ctx->phase = Phase::absorbing;

@@ -21,7 +21,7 @@ struct TreeDigestContext {
     static constexpr const auto& kTable = kTreeDigestTable<Family>;
 
     ProviderContext* provider;
-    const typename Family::Kernel* kernel;
+    typename Family::Kernel kernel;
     typename Family::LanesKernel lanes;
     Blake2Settings<Family> settings;  // the digest length, applied at the next init
     Phase phase;
@@ -48,7 +48,7 @@ struct TreeDigestContext {
         typename TreeEngine<Family>::Snapshot snapshot;
         const bool valid = state_blob::read_tree_engine<Family>(in, snapshot);
         if (valid) {
-            engine.restore(kernel->compress, lanes.compress, snapshot);
+            engine.restore(kernel.compress, lanes.compress, snapshot);
             settings.block.digest_length = snapshot.digest_length;
             phase = Phase::absorbing;
         }
@@ -79,7 +79,7 @@ struct TreeDigest : SerializableDigest<TreeDigestContext<Family>> {
         if (!apply_params(ctx, params)) {
             return 0;
         }
-        ctx->engine.start(ctx->kernel->compress, ctx->lanes.compress, nullptr, 0,
+        ctx->engine.start(ctx->kernel.compress, ctx->lanes.compress, nullptr, 0,
                           ctx->settings.block.digest_length);
         ctx->phase = Phase::absorbing;
         return 1;

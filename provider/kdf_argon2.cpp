@@ -69,21 +69,21 @@ void release_inputs(Argon2Context* ctx) noexcept {
 }
 
 // Every param checked, then every copy made, then applied: a failing call changes nothing.
+// `target` (a fresh one) tells the caller what the call set: derive reads its size_given.
 bool set_params(Argon2Context* ctx, const OSSL_PARAM params[],
-                argon2::ParsedParams& parsed) noexcept {
-    Reason failure{};
-    if (!argon2::parse_params(params, parsed, failure)) {
+                argon2::ParamTarget& target) noexcept {
+    target.settings = ctx->settings;
+    Refusal failure;
+    if (!params::parse(params, argon2::kParams, target, failure, params::Precedence::table_order)) {
         B2_RAISE(ctx->provider, failure);
         return false;
     }
     OwnedBytes copies[kInputCount];
-    for (size_t i = 0; i < argon2::kParamCount; ++i) {
-        const Input input = argon2::kParams[i].input;
-        if (!parsed[i].given || input == Input::none) {
+    for (size_t k = 0; k < kInputCount; ++k) {
+        if (!target.given[k]) {
             continue;
         }
-        OwnedBytes& copy = copies[static_cast<size_t>(input)];
-        if (!copy_bytes(ctx->provider, parsed[i].bytes.data, parsed[i].bytes.size, copy)) {
+        if (!copy_bytes(ctx->provider, target.inputs[k].data, target.inputs[k].size, copies[k])) {
             for (OwnedBytes& made : copies) {
                 release(ctx->provider, made);
             }
@@ -97,7 +97,7 @@ bool set_params(Argon2Context* ctx, const OSSL_PARAM params[],
             ctx->inputs[k] = copies[k];
         }
     }
-    argon2::apply_numbers(parsed, ctx->settings);
+    ctx->settings = target.settings;
     return true;
 }
 
@@ -146,7 +146,7 @@ bool prepare_job(Argon2Context* ctx, size_t keylen, bool size_in_call, argon2::J
     return true;
 }
 
-constexpr auto kSettable = argon2::settable_params();
+constexpr const auto& kSettable = params::kSettable<argon2::kParams>;
 
 const OSSL_PARAM kGettable[] = {
     OSSL_PARAM_size_t(OSSL_KDF_PARAM_SIZE, nullptr),
@@ -215,14 +215,13 @@ struct Argon2 {
             B2_RAISE(ctx->provider, Reason::output_buffer_too_small);
             return 0;
         }
-        argon2::ParsedParams parsed;
+        argon2::ParamTarget target;
         argon2::Job job{};
-        if (!set_params(ctx, params, parsed) ||
-            !prepare_job(ctx, keylen, argon2::size_given(parsed), job)) {
+        if (!set_params(ctx, params, target) || !prepare_job(ctx, keylen, target.size_given, job)) {
             return 0;
         }
-        const argon2::Engines engines{ctx->kernels->blake2b.compress,
-                                      ctx->kernels->blamka.compress};
+        const argon2::Engines engines{ctx->kernels->kernel<Blake2bFamily::Kernel>().compress,
+                                      ctx->kernels->kernel<BlamkaKernel>().compress};
         Reason failure{};
         if (!argon2::derive(job, engines, key, keylen,
                             ctx->settings.early_clean != 0 ? &drop_pass_and_secret : nullptr, ctx,
@@ -234,8 +233,8 @@ struct Argon2 {
     }
 
     static int set_ctx_params(void* vctx, const OSSL_PARAM params[]) noexcept {
-        argon2::ParsedParams parsed;
-        return set_params(static_cast<Argon2Context*>(vctx), params, parsed) ? 1 : 0;
+        argon2::ParamTarget target;
+        return set_params(static_cast<Argon2Context*>(vctx), params, target) ? 1 : 0;
     }
 
     static const OSSL_PARAM* settable_ctx_params(void*, void*) noexcept { return kSettable.data(); }
@@ -244,7 +243,8 @@ struct Argon2 {
         const auto* ctx = static_cast<const Argon2Context*>(vctx);
         return write_params(ctx->provider, params,
                             {OutputParam::size(OSSL_KDF_PARAM_SIZE, SIZE_MAX),
-                             OutputParam::utf8(names::kParamKernel, ctx->kernels->blamka.name)})
+                             OutputParam::utf8(names::kParamKernel,
+                                               ctx->kernels->kernel<BlamkaKernel>().name)})
                    ? 1
                    : 0;
     }

@@ -22,7 +22,7 @@ struct MacContext {
     static constexpr const auto& kTable = kMacTable<Family>;
 
     ProviderContext* provider;
-    const typename Family::Kernel* kernel;
+    typename Family::Kernel kernel;
 
     // Configuration: applied at the next init.
     Blake2Settings<Family> settings;
@@ -39,7 +39,7 @@ struct MacContext {
     size_t output_size() const noexcept {
         return phase == Phase::absorbing ? engine.digest_length() : settings.block.digest_length;
     }
-    const char* served_by() const noexcept { return kernel->name; }
+    const char* served_by() const noexcept { return kernel.name; }
 };
 
 // The callbacks of one family's MAC; their symbols name the family (Mac<Blake2sFamily>).
@@ -55,7 +55,7 @@ struct Mac : MacCallbacks<MacContext<Family>, Family> {
     // Before the final or a change of configuration of an empty message (keyed_start.hpp).
     static void restore_key_block(Context* ctx) noexcept {
         if (ctx->keyed_start.needs_key_block()) {
-            ctx->keyed_start.rebuild_key_block(ctx->engine, ctx->kernel->compress,
+            ctx->keyed_start.rebuild_key_block(ctx->engine, ctx->kernel.compress,
                                                configured_parameter_block(ctx), ctx->key.bytes,
                                                ctx->settings.last_node);
         }
@@ -131,9 +131,9 @@ struct Mac : MacCallbacks<MacContext<Family>, Family> {
             return 0;
         }
         const Blake2Settings<Family>& settings = ctx->settings;
-        if (!ctx->keyed_start.resume(ctx->engine, ctx->kernel->compress,
+        if (!ctx->keyed_start.resume(ctx->engine, ctx->kernel.compress,
                                      settings.block.digest_length, settings.last_node)) {
-            ctx->keyed_start.compute(ctx->engine, ctx->kernel->compress,
+            ctx->keyed_start.compute(ctx->engine, ctx->kernel.compress,
                                      configured_parameter_block(ctx), ctx->key.bytes,
                                      settings.last_node);
         }

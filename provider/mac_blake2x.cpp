@@ -21,7 +21,7 @@ struct XofMacContext {
     static constexpr const auto& kTable = kXofMacTable<Family>;
 
     ProviderContext* provider;
-    const typename Family::Kernel* kernel;
+    typename Family::Kernel kernel;
     typename Family::LanesKernel lanes;  // the output blocks, a group at a time
     // Applied at the next init (xof also on the message that has absorbed nothing yet); the
     // length fixed in H0 unless unknown_length.
@@ -35,7 +35,7 @@ struct XofMacContext {
     size_t output_size() const noexcept {
         return phase == Phase::absorbing ? xof.reported_size() : settings.init_length();
     }
-    const char* served_by() const noexcept { return kernel->name; }
+    const char* served_by() const noexcept { return kernel.name; }
 };
 
 // The callbacks of one family's keyed XOF; their symbols name the family (XofMac<Blake2sFamily>).
@@ -48,7 +48,7 @@ struct XofMac : MacCallbacks<XofMacContext<Family>, Family> {
                               const uint8_t* personal) noexcept {
         ctx->xof.start(init_length, salt, personal);
         ctx->engine.start_keyed_empty(
-            ctx->kernel->compress,
+            ctx->kernel.compress,
             xof_root_parameter_block<Family>(ctx->key.length, ctx->xof.root.xof_length, salt,
                                              personal),
             ctx->key.bytes);

@@ -21,7 +21,7 @@ struct TreeMacContext {
     static constexpr const auto& kTable = kTreeMacTable<Family>;
 
     ProviderContext* provider;
-    const typename Family::Kernel* kernel;
+    typename Family::Kernel kernel;
     typename Family::LanesKernel lanes;
     Blake2Settings<Family> settings;  // the digest length; with the key, applied at the next init
     MacKey<Family> key;
@@ -71,7 +71,7 @@ struct TreeMac : MacCallbacks<TreeMacContext<Family>, Family> {
         if (!require_key(ctx->provider, ctx->key)) {
             return 0;
         }
-        ctx->engine.start(ctx->kernel->compress, ctx->lanes.compress, ctx->key.bytes,
+        ctx->engine.start(ctx->kernel.compress, ctx->lanes.compress, ctx->key.bytes,
                           ctx->key.length, ctx->settings.block.digest_length);
         ctx->phase = Phase::absorbing;
         return 1;

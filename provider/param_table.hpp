@@ -24,6 +24,7 @@ enum class Type : uint8_t {
     size,     // integer, described as size_t
     integer,  // integer, described as int
     uint64,   // integer, described as uint64_t (read: any integer of 1..8 bytes, as all are)
+    uint32,   // integer, described as uint32_t (Argon2's numbers, as OpenSSL's)
     octets,   // octet string; min/max bound its length
     utf8,     // UTF-8 string; min/max bound its length
 };
@@ -53,6 +54,7 @@ struct Row {
     Refusal refusal;     // a value outside [min, max]; without a setter, any value
     Setter<Target> set;  // nullptr: this algorithm refuses the param whatever its value
     Getter<typename Target::Settings> get = nullptr;  // gettable integer, else nullptr
+    Refusal wrong_type = Reason::wrong_param_type;    // a param of another OSSL type
     // Whether `get` is set. A flag, not a test of `get` for nullptr, for the lists made at
     // compile time: GCC does not fold a function address compared with nullptr under the
     // sanitizers.
@@ -69,7 +71,11 @@ constexpr Row<Target> refused(const char* name, Type type, Refusal refusal) noex
 // Reads `p` as `type` and checks its range; false with the reason otherwise. Shared by every
 // table (not a template): the part of a row that does not depend on what it sets.
 bool read_value(const OSSL_PARAM* p, Type type, uint64_t min, uint64_t max, Refusal refusal,
-                Value& value, Refusal& failure) noexcept;
+                Refusal wrong_type, Value& value, Refusal& failure) noexcept;
+
+// Which refusal a call with several invalid params reports: the first in the caller's array, or
+// that of the first row in the table (a KDF whose table is in the order OpenSSL applies them).
+enum class Precedence : uint8_t { array_order, table_order };
 
 // The one parser. Every param of the caller's array that names a row is checked and applied to
 // `target` (which the caller copied from the current settings: a failing call changes nothing
@@ -77,9 +83,10 @@ bool read_value(const OSSL_PARAM* p, Type type, uint64_t min, uint64_t max, Refu
 // it). Unknown names are ignored, as everywhere in OpenSSL.
 template <class Target, size_t kRows>
 bool parse(const OSSL_PARAM* params, const std::array<Row<Target>, kRows>& table, Target& target,
-           Refusal& failure) noexcept {
+           Refusal& failure, Precedence precedence = Precedence::array_order) noexcept {
     static_assert(kRows <= 64, "one bit a row marks the names already met");
     uint64_t met = 0;
+    size_t failed_row = kRows;  // table_order: the first failing row so far
     for (const OSSL_PARAM* p = params; p != nullptr && p->key != nullptr; ++p) {
         size_t i = 0;
         while (i < kRows && !param::is_named(p->key, table[i].name)) {
@@ -91,16 +98,23 @@ bool parse(const OSSL_PARAM* params, const std::array<Row<Target>, kRows>& table
         met |= uint64_t{1} << i;
         const Row<Target>& row = table[i];
         Value value;
-        if (row.set == nullptr) {
-            failure = row.refusal;
+        Refusal refusal = row.refusal;
+        if (row.set != nullptr &&
+            read_value(p, row.type, row.min, row.max, row.refusal, row.wrong_type, value,
+                       refusal) &&
+            row.set(target, value, refusal)) {
+            continue;
+        }
+        if (precedence == Precedence::array_order) {
+            failure = refusal;
             return false;
         }
-        if (!read_value(p, row.type, row.min, row.max, row.refusal, value, failure) ||
-            !row.set(target, value, failure)) {
-            return false;
+        if (i < failed_row) {
+            failed_row = i;
+            failure = refusal;
         }
     }
-    return true;
+    return failed_row == kRows;
 }
 
 // The OSSL_PARAM describing a row in a settable or gettable list.
@@ -113,6 +127,9 @@ constexpr OSSL_PARAM describe(const char* name, Type type) noexcept {
             return {name, OSSL_PARAM_INTEGER, nullptr, sizeof(int), OSSL_PARAM_UNMODIFIED};
         case Type::uint64:
             return {name, OSSL_PARAM_UNSIGNED_INTEGER, nullptr, sizeof(uint64_t),
+                    OSSL_PARAM_UNMODIFIED};
+        case Type::uint32:
+            return {name, OSSL_PARAM_UNSIGNED_INTEGER, nullptr, sizeof(uint32_t),
                     OSSL_PARAM_UNMODIFIED};
         case Type::octets:
             return {name, OSSL_PARAM_OCTET_STRING, nullptr, 0, OSSL_PARAM_UNMODIFIED};

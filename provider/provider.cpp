@@ -31,21 +31,16 @@ const KernelChoice& ProviderContext::kernel_choice() noexcept {
 }
 
 KernelChoice ProviderContext::make_kernel_choice() const noexcept {
-    using dispatch::Form;
-    using dispatch::index_of;
     const dispatch::Servings servings = dispatch::serve(dispatch::parse_request(kernel_request));
     KernelChoice choice{};
     // Without every form some algorithms cannot run; like a failed reference kernel, the
     // provider then offers nothing rather than part of its algorithms.
     choice.offered = true;
-    for (const dispatch::Serving& serving : servings) {
+    for (size_t form = 0; form < dispatch::kFormCount; ++form) {
+        const dispatch::Serving& serving = servings[form];
         choice.offered = choice.offered && serving.served;
+        choice.forms[form] = {serving.name(), serving.candidate.entry};
     }
-    choice.blake2b = dispatch::single_kernel<Blake2bFamily>(servings[index_of(Form::blake2b)]);
-    choice.blake2bp = dispatch::lanes_kernel<Blake2bFamily>(servings[index_of(Form::blake2bp)]);
-    choice.blake2s = dispatch::single_kernel<Blake2sFamily>(servings[index_of(Form::blake2s)]);
-    choice.blake2sp = dispatch::lanes_kernel<Blake2sFamily>(servings[index_of(Form::blake2sp)]);
-    choice.blamka = dispatch::single_kernel<BlamkaFamily>(servings[index_of(Form::blamka)]);
     const int written = std::snprintf(choice.buildinfo, sizeof choice.buildinfo, "%s %s; ",
                                       names::kProviderName, B2_VERSION);
     const size_t used = written > 0 ? static_cast<size_t>(written) : 0;
@@ -135,7 +130,8 @@ int blake2simd_provider_get_params(void* provctx, OSSL_PARAM params[]) noexcept 
                 OutputParam::utf8(OSSL_PROV_PARAM_NAME, names::kProviderName),
                 OutputParam::utf8(OSSL_PROV_PARAM_VERSION, B2_VERSION),
                 OutputParam::utf8(OSSL_PROV_PARAM_BUILDINFO, choice.buildinfo),
-                OutputParam::utf8(names::kParamKernel, running ? choice.blake2b.name : "none")})
+                OutputParam::utf8(names::kParamKernel,
+                                  running ? choice.kernel<Blake2bFamily::Kernel>().name : "none")})
                ? 1
                : 0;
 }
@@ -168,15 +164,12 @@ const OSSL_ALGORITHM* blake2simd_provider_query_operation(void* provctx, int ope
 
 // What contexts of this instance run: each form's serving entry, through the form's self-test.
 bool served_forms_pass(const KernelChoice& choice) noexcept {
-    using dispatch::Form;
-    return choice.offered &&
-           dispatch::passes_self_test(Form::blake2b, Entry{.blake2b = choice.blake2b.compress}) &&
-           dispatch::passes_self_test(Form::blake2bp,
-                                      Entry{.blake2b_lanes = choice.blake2bp.compress}) &&
-           dispatch::passes_self_test(Form::blake2s, Entry{.blake2s = choice.blake2s.compress}) &&
-           dispatch::passes_self_test(Form::blake2sp,
-                                      Entry{.blake2s_lanes = choice.blake2sp.compress}) &&
-           dispatch::passes_self_test(Form::blamka, Entry{.blamka = choice.blamka.compress});
+    bool pass = choice.offered;
+    for (const dispatch::FormRow& row : dispatch::kForms) {
+        pass = pass && dispatch::passes_self_test(row.form,
+                                                  choice.forms[dispatch::index_of(row.form)].entry);
+    }
+    return pass;
 }
 
 // OSSL_PROVIDER_self_test(): the known answers of every kernel this CPU can run and of every

@@ -5,6 +5,7 @@
 #include <openssl/core.h>
 #include <openssl/core_dispatch.h>
 
+#include <array>
 #include <atomic>
 
 #include "core_memory.hpp"
@@ -13,15 +14,26 @@
 
 namespace blake2simd {
 
-// The kernel serving each form (kernels/forms.hpp); contexts point at these.
+// What serves each form (kernels/forms.hpp), indexed by dispatch::Form: contexts take their
+// kernels from here, typed by kernel(), so a new form needs no field of its own.
 struct KernelChoice {
+    // A form's serving: its kernel's name and entry point (the form's field of `entry`).
+    struct Served {
+        const char* name;
+        Entry entry;
+    };
+
     bool offered;  // every form is served; else nothing is offered
-    Blake2bFamily::Kernel blake2b;
-    Blake2bFamily::LanesKernel blake2bp;  // 4 states at once
-    Blake2sFamily::Kernel blake2s;
-    Blake2sFamily::LanesKernel blake2sp;  // 8 states at once
-    BlamkaKernel blamka;                  // Argon2's block compression
+    std::array<Served, dispatch::kFormCount> forms;
     char buildinfo[1472];
+
+    // The served kernel of type `Kernel` (a member's Kernel or LanesKernel): one form has each.
+    template <class Kernel>
+    Kernel kernel() const noexcept {
+        constexpr size_t form = dispatch::kFormWithKernel<Kernel>;
+        static_assert(form < dispatch::kFormCount, "no form has kernels of this type");
+        return dispatch::form_kernel<form>(forms[form].name, forms[form].entry);
+    }
 };
 
 static_assert(sizeof KernelChoice{}.buildinfo >=

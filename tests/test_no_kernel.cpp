@@ -53,23 +53,23 @@ struct UnusedEngine {
 
 struct Context {
     blake2simd::ProviderContext* provider;
-    const blake2simd::Blake2bFamily::Kernel* kernel;
+    blake2simd::Blake2bFamily::Kernel kernel;
     blake2simd::Phase phase;
     UnusedEngine engine;
 
     size_t output_size() const noexcept { return 0; }
-    const char* served_by() const noexcept { return kernel->name; }
+    const char* served_by() const noexcept { return kernel.name; }
 };
 static_assert(blake2simd::AlgorithmContext<Context> && !blake2simd::TreeContext<Context>);
 
 // One member short (no phase): no context, so no template of context.hpp accepts it.
 struct WithoutPhase {
     blake2simd::ProviderContext* provider;
-    const blake2simd::Blake2bFamily::Kernel* kernel;
+    blake2simd::Blake2bFamily::Kernel kernel;
     UnusedEngine engine;
 
     size_t output_size() const noexcept { return 0; }
-    const char* served_by() const noexcept { return kernel->name; }
+    const char* served_by() const noexcept { return kernel.name; }
 };
 static_assert(!blake2simd::AlgorithmContext<WithoutPhase>);
 
