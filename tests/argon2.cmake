@@ -48,7 +48,7 @@ endif()
 b2_add_evp_test(NAME argon2.threads TARGET test_argon2 ARGS --section threads
                 LABELS argon2 threads)
 # Not under qemu-user (a cross build): its fork of a process with running threads trips qemu's
-# own assertions (cpu_exec: cpu == current_cpu), whatever the program does.
+# own assertions (in its CPU loop), whatever the program does.
 if(NOT CMAKE_CROSSCOMPILING)
   b2_add_evp_test(NAME argon2.fork TARGET test_argon2 ARGS --section fork LABELS argon2 threads)
 endif()
