@@ -28,6 +28,10 @@ check = TALLY.check
 # The last two cross a 1 MiB read; the last is long enough to be read ahead on a thread.
 LENGTHS = (0, 1, 63, 64, 65, 127, 128, 129, 511, 512, 513, 4097, 100_000, (1 << 20) + 3,
            (5 << 20) + 7)
+# A sized BLAKE2bp/sp oracle is pure Python (hashlib cannot output a leaf's full inner length
+# under a shorter digest length): 100 KB spans every leaf many times over; the 1 and 5 MiB reads
+# are the same code with the full-length tree, which hashlib computes.
+SIZED_TREE_MAX_LENGTH = 100_000
 
 
 EMULATOR = []  # qemu-user for a cross build's program
@@ -79,7 +83,10 @@ def algorithm_cases(ours, oracles, root: Path):
         lengths = [None, 8, 128, full - 8]
         for bits in lengths:
             extra = ["-l", bits] if bits else []
-            check_untagged_sums(ours, algorithm, bits, files,
+            sized_tree = algorithm in oracles.tree and bits and bits != full
+            check_untagged_sums(ours, algorithm, bits,
+                                [f for f in files if not sized_tree or
+                                 f.stat().st_size <= SIZED_TREE_MAX_LENGTH],
                                 lambda data: oracles.hexdigest(algorithm, data, bits))
             out, err, rc = run(ours, "-a", algorithm, "--tag", *extra, files[3])
             tag = TAGS[algorithm] + (f"-{bits}" if bits and bits < full else "")

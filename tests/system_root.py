@@ -176,11 +176,19 @@ def main():
     c.exit()
 
 
+def traversable(tree, inside):
+    """Every directory above `inside` in the scratch root opened to nobody: a path under /root
+    (the checkout of CI's Debian 13 job) sits below a mode 0700 directory."""
+    for directory in inside.relative_to(tree).parents:
+        os.chmod(tree / directory, os.stat(tree / directory).st_mode | 0o755)
+
+
 def copy_into(tree, path):
     inside = tree / str(path).lstrip("/")
     inside.parent.mkdir(parents=True, exist_ok=True)
     subprocess.run(["cp", "-a", path, inside], check=True)
     subprocess.run(["chown", "-R", f"{NOBODY}:{NOBODY}", inside], check=True)
+    traversable(tree, inside)
 
 
 def python_at(tree, build_dir):
@@ -194,8 +202,7 @@ def python_at(tree, build_dir):
     link = tree / found.group(1).lstrip("/")
     link.parent.mkdir(parents=True, exist_ok=True)
     link.symlink_to("/usr/bin/python3")
-    for directory in link.relative_to(tree).parents:
-        os.chmod(tree / directory, os.stat(tree / directory).st_mode | 0o755)
+    traversable(tree, link)
 
 
 def installed_tests(c, root, tree, build_dir):
