@@ -91,30 +91,36 @@ def _compress(variant: Blake2, h: list, block: bytes, counter: int, last_block: 
     if last_node:
         v[15] ^= mask
     r1, r2, r3, r4 = variant.rotations
+    l1, l2, l3, l4 = bits - r1, bits - r2, bits - r3, bits - r4
 
-    def rotr(x, n):
-        return ((x >> n) | (x << (bits - n))) & mask
-
+    # G on values, not list slots: the generators spend most of their time here.
     def g(a, b, c, d, x, y):
-        v[a] = (v[a] + v[b] + x) & mask
-        v[d] = rotr(v[d] ^ v[a], r1)
-        v[c] = (v[c] + v[d]) & mask
-        v[b] = rotr(v[b] ^ v[c], r2)
-        v[a] = (v[a] + v[b] + y) & mask
-        v[d] = rotr(v[d] ^ v[a], r3)
-        v[c] = (v[c] + v[d]) & mask
-        v[b] = rotr(v[b] ^ v[c], r4)
+        a = (a + b + x) & mask
+        d ^= a
+        d = ((d >> r1) | (d << l1)) & mask
+        c = (c + d) & mask
+        b ^= c
+        b = ((b >> r2) | (b << l2)) & mask
+        a = (a + b + y) & mask
+        d ^= a
+        d = ((d >> r3) | (d << l3)) & mask
+        c = (c + d) & mask
+        b ^= c
+        b = ((b >> r4) | (b << l4)) & mask
+        return a, b, c, d
 
+    v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15 = v
     for r in range(variant.rounds):
         s = SIGMA[r % 10]
-        g(0, 4, 8, 12, m[s[0]], m[s[1]])
-        g(1, 5, 9, 13, m[s[2]], m[s[3]])
-        g(2, 6, 10, 14, m[s[4]], m[s[5]])
-        g(3, 7, 11, 15, m[s[6]], m[s[7]])
-        g(0, 5, 10, 15, m[s[8]], m[s[9]])
-        g(1, 6, 11, 12, m[s[10]], m[s[11]])
-        g(2, 7, 8, 13, m[s[12]], m[s[13]])
-        g(3, 4, 9, 14, m[s[14]], m[s[15]])
+        v0, v4, v8, v12 = g(v0, v4, v8, v12, m[s[0]], m[s[1]])
+        v1, v5, v9, v13 = g(v1, v5, v9, v13, m[s[2]], m[s[3]])
+        v2, v6, v10, v14 = g(v2, v6, v10, v14, m[s[4]], m[s[5]])
+        v3, v7, v11, v15 = g(v3, v7, v11, v15, m[s[6]], m[s[7]])
+        v0, v5, v10, v15 = g(v0, v5, v10, v15, m[s[8]], m[s[9]])
+        v1, v6, v11, v12 = g(v1, v6, v11, v12, m[s[10]], m[s[11]])
+        v2, v7, v8, v13 = g(v2, v7, v8, v13, m[s[12]], m[s[13]])
+        v3, v4, v9, v14 = g(v3, v4, v9, v14, m[s[14]], m[s[15]])
+    v = (v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15)
     for i in range(8):
         h[i] ^= v[i] ^ v[i + 8]
 
