@@ -548,9 +548,9 @@ void check_hashlib_tree(Report& report, EVP_MD_CTX* md_ctx, const EVP_MD* md,
         fields.node_depth = depth;
         fields.inner_size = static_cast<unsigned int>(vector.size);
         fields.last_node = last ? 1 : 0;
-        // Every field given, salt and personalization too: where the core reuses the provider
-        // context (3.2+), a setting not given keeps what the previous case set
-        // (docs/semantics.md), as OpenSSL's own BLAKE2 keeps its size.
+        // Every field given, salt and personalization too: a core that reuses the provider
+        // context at init (openssl#18105; 3.0 frees it) keeps a setting not given from the
+        // previous case (docs/semantics.md), as OpenSSL's own BLAKE2 keeps its size.
         Blake2bParams params;
         params.set_size(vector.size);
         params.set_salt(vector.salt);
