@@ -164,8 +164,8 @@ void compress_blocks(typename Family::State* state, const uint8_t* blocks, size_
 
 }  // namespace
 
-void compress_ref(Blake2bState* state, const uint8_t* blocks, size_t block_count,
-                  uint64_t counter_increment) noexcept {
+void blake2b_compress_ref(Blake2bState* state, const uint8_t* blocks, size_t block_count,
+                          uint64_t counter_increment) noexcept {
     compress_blocks<Blake2bFamily>(state, blocks, block_count, counter_increment);
 }
 

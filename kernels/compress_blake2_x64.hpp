@@ -13,9 +13,10 @@ namespace blake2simd::kernels {
 // Baseline x86-64 only (general-purpose registers plus SSE2 moves): runnable on every
 // x86-64 CPU. The assembly defines it under a plain C symbol, because a mangled C++ name is
 // awkward to spell there; the asm label binds this declaration to that symbol.
-__attribute__((visibility("hidden"))) void compress_x64(Blake2bState* state, const uint8_t* blocks,
-                                                        size_t block_count,
-                                                        uint64_t counter_increment) noexcept
-    __asm__("blake2simd_compress_x64");
+__attribute__((visibility("hidden"))) void blake2b_compress_x64(Blake2bState* state,
+                                                                const uint8_t* blocks,
+                                                                size_t block_count,
+                                                                uint64_t counter_increment) noexcept
+    __asm__("blake2simd_blake2b_compress_x64");
 
 }  // namespace blake2simd::kernels

@@ -13,8 +13,9 @@ namespace {
 #undef B2_BODY_HAS_ROTATE
 }  // namespace
 
-void compress4_avx512(Blake2bState* states, const uint8_t* const* blocks, size_t block_count,
-                      size_t block_stride, uint64_t counter_increment) noexcept {
+void blake2b_compress4_avx512(Blake2bState* states, const uint8_t* const* blocks,
+                              size_t block_count, size_t block_stride,
+                              uint64_t counter_increment) noexcept {
     compress4_256(states, blocks, block_count, block_stride, counter_increment);
     // Callers are baseline (legacy SSE) code: avoid the AVX-SSE transition penalty.
     _mm256_zeroupper();

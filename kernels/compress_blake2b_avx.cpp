@@ -11,8 +11,8 @@ namespace {
 #undef B2_BODY_HAS_BLEND
 }  // namespace
 
-void compress_avx(Blake2bState* state, const uint8_t* blocks, size_t block_count,
-                  uint64_t counter_increment) noexcept {
+void blake2b_compress_avx(Blake2bState* state, const uint8_t* blocks, size_t block_count,
+                          uint64_t counter_increment) noexcept {
     compress_blocks_128(state, blocks, block_count, counter_increment);
     // Callers are baseline (legacy SSE) code: leave the upper YMM state clean for them.
     _mm256_zeroupper();

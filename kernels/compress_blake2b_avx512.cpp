@@ -12,8 +12,8 @@ namespace {
 #undef B2_BODY_HAS_ROTATE
 }  // namespace
 
-void compress_avx512(Blake2bState* state, const uint8_t* blocks, size_t block_count,
-                     uint64_t counter_increment) noexcept {
+void blake2b_compress_avx512(Blake2bState* state, const uint8_t* blocks, size_t block_count,
+                             uint64_t counter_increment) noexcept {
     compress_blocks_256(state, blocks, block_count, counter_increment);
     // Callers are baseline (legacy SSE) code: avoid the AVX-SSE transition penalty.
     _mm256_zeroupper();

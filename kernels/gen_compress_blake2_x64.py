@@ -69,7 +69,7 @@ class Variant:
 
 
 VARIANTS = [
-    Variant("blake2simd_compress_x64", 8, 12, (32, 24, 16, 63), IV, "blake2b"),
+    Variant("blake2simd_blake2b_compress_x64", 8, 12, (32, 24, 16, 63), IV, "blake2b"),
     # kernels::blake2s_compress_x64 of kernel.hpp, which declares it without an asm
     # label: its (LP64) mangled name.
     Variant("_ZN10blake2simd7kernels20blake2s_compress_x64EPNS_12Blake2sStateEPKhmj", 4, 10,

@@ -75,12 +75,11 @@ struct Entry {
 };
 
 // What a member's traits are made of: its state and word, its compression contracts (single
-// state and its tree mode's lanes), the kernel types contexts hold, its sizes (block, longest
-// digest, longest key, salt, personalization), its tree mode's lanes, IV and Entry fields.
-template <Member member, class StateType, class WordType, class Single, class Lanes,
-          size_t block_bytes, size_t max_digest_bytes, size_t max_key_bytes, size_t salt_bytes,
-          size_t personal_bytes, size_t lanes, const WordType* iv, Single Entry::*single_field,
-          Lanes Entry::*lanes_field>
+// state and its tree mode's lanes), the kernel types contexts hold, its tree mode's lanes, IV and
+// Entry fields. The sizes follow from the word, as RFC 7693 (section 2.1) counts them: a block of
+// 16 words, the longest digest and key 8 words, salt and personalization 2 words each.
+template <Member member, class StateType, class WordType, class Single, class Lanes, size_t lanes,
+          const WordType* iv, Single Entry::*single_field, Lanes Entry::*lanes_field>
 struct MemberTraits {
     static constexpr Member kMember = member;
     using State = StateType;
@@ -89,11 +88,11 @@ struct MemberTraits {
     using CompressLanes = Lanes;
     using Kernel = NamedKernel<Single>;
     using LanesKernel = NamedKernel<Lanes>;
-    static constexpr size_t kBlockBytes = block_bytes;
-    static constexpr size_t kMaxDigestBytes = max_digest_bytes;
-    static constexpr size_t kMaxKeyBytes = max_key_bytes;
-    static constexpr size_t kSaltBytes = salt_bytes;
-    static constexpr size_t kPersonalBytes = personal_bytes;
+    static constexpr size_t kBlockBytes = 16 * sizeof(Word);
+    static constexpr size_t kMaxDigestBytes = 8 * sizeof(Word);
+    static constexpr size_t kMaxKeyBytes = 8 * sizeof(Word);
+    static constexpr size_t kSaltBytes = 2 * sizeof(Word);
+    static constexpr size_t kPersonalBytes = 2 * sizeof(Word);
     static constexpr size_t kLanes = lanes;
     static constexpr const Word* kIV = iv;
     static constexpr Single Entry::*kSingleEntry = single_field;
@@ -106,19 +105,26 @@ struct MemberTraits {
 // Structs rather than aliases, so that symbols name the member (Digest<Blake2sFamily, 0>); each
 // adds its name, as diagnostics spell it.
 struct Blake2bFamily
-    : MemberTraits<Member::blake2b, Blake2bState, uint64_t, CompressFn, Compress4Fn,
-                   kBlake2bBlockBytes, kBlake2bMaxDigestBytes, kBlake2bMaxKeyBytes,
-                   kBlake2bSaltBytes, kBlake2bPersonalBytes, kBlake2bpLanes, kBlake2bIV,
-                   &Entry::blake2b, &Entry::blake2b_lanes> {
+    : MemberTraits<Member::blake2b, Blake2bState, uint64_t, CompressFn, Compress4Fn, kBlake2bpLanes,
+                   kBlake2bIV, &Entry::blake2b, &Entry::blake2b_lanes> {
     static constexpr const char* kName = "BLAKE2b";
 };
 struct Blake2sFamily
     : MemberTraits<Member::blake2s, Blake2sState, uint32_t, Blake2sCompressFn, Blake2sCompress8Fn,
-                   kBlake2sBlockBytes, kBlake2sMaxDigestBytes, kBlake2sMaxKeyBytes,
-                   kBlake2sSaltBytes, kBlake2sPersonalBytes, kBlake2spLanes, kBlake2sIV,
-                   &Entry::blake2s, &Entry::blake2s_lanes> {
+                   kBlake2spLanes, kBlake2sIV, &Entry::blake2s, &Entry::blake2s_lanes> {
     static constexpr const char* kName = "BLAKE2s";
 };
+// The state headers' named sizes, which the kernels use, agree with the traits.
+static_assert(Blake2bFamily::kBlockBytes == kBlake2bBlockBytes &&
+              Blake2bFamily::kMaxDigestBytes == kBlake2bMaxDigestBytes &&
+              Blake2bFamily::kMaxKeyBytes == kBlake2bMaxKeyBytes &&
+              Blake2bFamily::kSaltBytes == kBlake2bSaltBytes &&
+              Blake2bFamily::kPersonalBytes == kBlake2bPersonalBytes);
+static_assert(Blake2sFamily::kBlockBytes == kBlake2sBlockBytes &&
+              Blake2sFamily::kMaxDigestBytes == kBlake2sMaxDigestBytes &&
+              Blake2sFamily::kMaxKeyBytes == kBlake2sMaxKeyBytes &&
+              Blake2sFamily::kSaltBytes == kBlake2sSaltBytes &&
+              Blake2sFamily::kPersonalBytes == kBlake2sPersonalBytes);
 
 // BlaMka's traits, what the selection reads of a member: one form (no lanes), 1 KiB blocks.
 struct BlamkaFamily {
@@ -158,15 +164,16 @@ enum class KernelId : uint8_t { ref, x64, ssse3, avx, avx2, avx512 };
 
 namespace kernels {
 // Portable C++; the fallback on every CPU and the oracle the other kernels are tested against.
-CompressFunction compress_ref;
+CompressFunction blake2b_compress_ref;
 Blake2sCompressFunction blake2s_compress_ref;
 FillBlockFunction fill_block_ref;
 
 #if defined(__x86_64__) || defined(_M_X64)
 // Each is built with its registry row's ISA flags and runs only where the selection found it
 // usable. The multi-lane ones hold one word of each lane per YMM lane.
-CompressFunction compress_ssse3, compress_avx, compress_avx2, compress_avx512;
-Compress4Function compress4_avx2, compress4_avx512;
+CompressFunction blake2b_compress_ssse3, blake2b_compress_avx, blake2b_compress_avx2,
+    blake2b_compress_avx512;
+Compress4Function blake2b_compress4_avx2, blake2b_compress4_avx512;
 Blake2sCompressFunction blake2s_compress_x64, blake2s_compress_ssse3, blake2s_compress_avx,
     blake2s_compress_avx512;
 Blake2sCompress8Function blake2s_compress8_avx2, blake2s_compress8_avx512;

@@ -41,7 +41,7 @@ if [ -n "$nm_tool" ]; then
     leaked=$("$nm_tool" "$library" | awk -v classes="$classes" "$class_of"'
         /:$/ { member = $1; sub(/:$/, "", member); next }
         class_of(member) != "baseline" && ($2 == "T" || $2 == "W" || $2 == "i") {
-            if ($3 !~ /^_ZN10blake2simd7kernels[0-9]+(compress4?|scrub|blake2s_compress8?|fill_block)_/) print member ": " $3
+            if ($3 !~ /^_ZN10blake2simd7kernels[0-9]+(blake2[bs]_compress[48]?|scrub|fill_block)_/) print member ": " $3
         }')
     if [ -n "$leaked" ]; then
         echo "FAIL: ISA objects define extra code symbols:"

@@ -28,7 +28,7 @@ namespace blake2simd {
 __attribute__((noinline)) inline uint64_t planted_rotate(uint64_t x) { return x >> 7 | x << 57; }
 #endif
 namespace kernels {
-void compress4_avx2(uint64_t* words, size_t count) noexcept {
+void blake2b_compress4_avx2(uint64_t* words, size_t count) noexcept {
     __m256i sum = _mm256_setzero_si256();
     for (size_t i = 0; i + 4 <= count; i += 4) {
         sum = _mm256_add_epi64(sum, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(words + i)));

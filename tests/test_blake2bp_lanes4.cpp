@@ -1,5 +1,5 @@
-// Every usable 4-lane candidate against four compress_ref runs, this process's live choice for
-// every form and request, and the first use's cost. (The pure choice of every form, over
+// Every usable 4-lane candidate against four blake2b_compress_ref runs, this process's live choice
+// for every form and request, and the first use's cost. (The pure choice of every form, over
 // synthetic measurements, is test_dispatch's.)
 // SPDX-License-Identifier: Apache-2.0
 //
@@ -58,7 +58,7 @@ void reference4(Blake2bState* states, const uint8_t* const* blocks, size_t count
                 uint64_t increment) {
     for (size_t lane = 0; lane < kBlake2bpLanes; ++lane) {
         for (size_t k = 0; k < count; ++k) {
-            kernels::compress_ref(&states[lane], blocks[lane] + k * stride, 1, increment);
+            kernels::blake2b_compress_ref(&states[lane], blocks[lane] + k * stride, 1, increment);
         }
     }
 }

@@ -592,12 +592,12 @@ void test_live_selection(b2test::Report& checks) {
 void test_self_tests_reject(b2test::Report& checks) {
     using namespace blake2simd;
     const CompressFn b = [](Blake2bState* s, const uint8_t* p, size_t n, uint64_t i) noexcept {
-        kernels::compress_ref(s, p, n, i);
+        kernels::blake2b_compress_ref(s, p, n, i);
         s->h[3] ^= n > 1 ? 1u : 0u;
     };
     const Compress4Fn b4 = [](Blake2bState* s, const uint8_t* const* p, size_t n, size_t stride,
                               uint64_t i) noexcept {
-        compress_by_lane<Blake2bFamily, &kernels::compress_ref>(s, p, n, stride, i);
+        compress_by_lane<Blake2bFamily, &kernels::blake2b_compress_ref>(s, p, n, stride, i);
         s[2].h[5] ^= n != 0 ? 1u : 0u;
     };
     const Blake2sCompressFn bs = [](Blake2sState* s, const uint8_t* p, size_t n,

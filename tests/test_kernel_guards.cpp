@@ -84,7 +84,7 @@ void check_single_lane(b2test::Report& checks, const blake2simd::Blake2bFamily::
                 Blake2bState expected;
                 initial_states(&expected, 1);
                 *state = expected;
-                blake2simd::kernels::compress_ref(&expected, input, blocks, increment);
+                blake2simd::kernels::blake2b_compress_ref(&expected, input, blocks, increment);
                 kernel.compress(state, input, blocks, increment);
                 const std::string what = std::string(kernel.name) + ", " + std::to_string(blocks) +
                                          " blocks " + (at_end ? "ending at" : "starting at") +
@@ -140,8 +140,8 @@ void reference4(Blake2bState* states, const uint8_t* const* blocks, size_t block
                 size_t stride, uint64_t increment) {
     for (size_t k = 0; k < block_count; ++k) {
         for (size_t lane = 0; lane < kBlake2bpLanes; ++lane) {
-            blake2simd::kernels::compress_ref(&states[lane], blocks[lane] + k * stride, 1,
-                                              increment);
+            blake2simd::kernels::blake2b_compress_ref(&states[lane], blocks[lane] + k * stride, 1,
+                                                      increment);
         }
     }
 }

@@ -17,8 +17,8 @@ namespace {
 
 using blake2simd::Blake2bState;
 using blake2simd::kBlake2bBlockBytes;
-using blake2simd::kernels::compress_ref;
-using blake2simd::kernels::compress_x64;
+using blake2simd::kernels::blake2b_compress_ref;
+using blake2simd::kernels::blake2b_compress_x64;
 
 constexpr size_t kMaxBlocks = 20;
 constexpr size_t kMaxMisalignment = 15;
@@ -89,12 +89,12 @@ void compare_once(Report& report, GuardedBuffer& buffer, const Blake2bState& sta
 
     Blake2bState expected = start;
     Blake2bState actual = start;
-    compress_ref(&expected, message, blocks, increment);
-    compress_x64(&actual, message, blocks, increment);
+    blake2b_compress_ref(&expected, message, blocks, increment);
+    blake2b_compress_x64(&actual, message, blocks, increment);
     if (std::memcmp(&expected, &actual, sizeof expected) == 0) {
         report.pass();
     } else {
-        report_mismatch(report, "state differs from compress_ref", expected, actual, blocks,
+        report_mismatch(report, "state differs from blake2b_compress_ref", expected, actual, blocks,
                         increment, misalignment);
     }
     B2_CHECK(report, std::memcmp(copy, message, blocks * kBlake2bBlockBytes) == 0,
@@ -168,7 +168,7 @@ void test_flags(Report& report, GuardedBuffer& buffer, Random& random) {
 void test_zero_blocks(Report& report, Random& random) {
     const Blake2bState start = random_state(random);
     Blake2bState state = start;
-    compress_x64(&state, nullptr, 0, kBlake2bBlockBytes);
+    blake2b_compress_x64(&state, nullptr, 0, kBlake2bBlockBytes);
     report.check(std::memcmp(&state, &start, sizeof state) == 0,
                  "block_count 0 leaves the state as it was");
 }
@@ -200,7 +200,7 @@ x64_kernel_abi_probe:
     movabsq $0x4d4d4d4d4d4d4d4d, %r13
     movabsq $0x5e5e5e5e5e5e5e5e, %r14
     movabsq $0x6f6f6f6f6f6f6f6f, %r15
-    call blake2simd_compress_x64
+    call blake2simd_blake2b_compress_x64
     xorl %eax, %eax
     movabsq $0x1b1b1b1b1b1b1b1b, %rcx
     cmpq %rcx, %rbx
@@ -256,7 +256,7 @@ void test_abi(Report& report, GuardedBuffer& buffer, Random& random) {
         for (size_t i = 0; i < blocks * kBlake2bBlockBytes; ++i) {
             message[i] = static_cast<uint8_t>(random.next());
         }
-        compress_ref(&expected, message, blocks, kBlake2bBlockBytes);
+        blake2b_compress_ref(&expected, message, blocks, kBlake2bBlockBytes);
         const uint64_t clobbered =
             x64_kernel_abi_probe(&actual, message, blocks, kBlake2bBlockBytes);
         const bool same_state = std::memcmp(&expected, &actual, sizeof expected) == 0;
