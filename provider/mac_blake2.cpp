@@ -24,7 +24,8 @@ struct MacContext {
     ProviderContext* provider;
     typename Family::Kernel kernel;
 
-    // Configuration: applied at the next init.
+    // Configuration: applied at the next init. settings.block.key_length is the stored key's
+    // length (apply_configuration keeps it so): every init uses the parameter block in place.
     Blake2Settings<Family> settings;
     MacKey<Family> key;
     KeyedStart<Family> keyed_start;  // derived from the configuration; key material
@@ -48,8 +49,10 @@ struct Mac : MacCallbacks<MacContext<Family>, Family> {
     using Context = MacContext<Family>;
     using Stale = typename KeyedStart<Family>::Stale;
 
-    static ParameterBlock<Family> configured_parameter_block(const Context* ctx) noexcept {
-        return ctx->settings.parameter_block(ctx->key.length);
+    // In place, not a copy with the key length patched in: the engine's word loads of a fresh
+    // copy waited for its stores to retire, at every re-key.
+    static const ParameterBlock<Family>& configured_parameter_block(const Context* ctx) noexcept {
+        return ctx->settings.block;
     }
 
     // Before the final or a change of configuration of an empty message (keyed_start.hpp).
@@ -85,6 +88,7 @@ struct Mac : MacCallbacks<MacContext<Family>, Family> {
         if (new_key.bytes != nullptr) {
             store_key(ctx->key, new_key);
         }
+        ctx->settings.block.key_length = ctx->key.length;
         ctx->keyed_start.forget(stale);
     }
 
