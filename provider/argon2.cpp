@@ -171,53 +171,6 @@ void fill_segment(const Instance& instance, const Position& at) noexcept {
     }
 }
 
-// One slice of one pass: its lanes are independent of each other, so threads take them in turn.
-struct SliceWork {
-    const Instance& instance;
-    uint32_t pass;
-    uint32_t slice;
-    std::atomic<uint32_t> next_lane{0};
-};
-
-void fill_lanes(SliceWork& work) noexcept {
-    for (uint32_t lane = work.next_lane.fetch_add(1, std::memory_order_relaxed);
-         lane < work.instance.layout.lanes;
-         lane = work.next_lane.fetch_add(1, std::memory_order_relaxed)) {
-        fill_segment(work.instance, {work.pass, lane, work.slice});
-    }
-    scrub_after_key_block();  // the kernels' stack and register copies of the blocks
-}
-
-void* fill_lanes_thread(void* work) noexcept {
-    fill_lanes(*static_cast<SliceWork*>(work));
-    return nullptr;
-}
-
-// A helper that cannot be started leaves its lanes to the others: the caller takes every lane
-// nobody took, so the answer never depends on how many threads ran.
-void fill_slice(const Instance& instance, uint32_t pass, uint32_t slice) noexcept {
-    SliceWork work{instance, pass, slice};
-    uint32_t helpers = instance.job.threads - 1;
-    helpers = helpers < kMaxHelperThreads ? helpers : kMaxHelperThreads;
-    pthread_t ids[kMaxHelperThreads];
-    uint32_t started = 0;
-    pthread_attr_t attributes;
-    const bool have_attributes = helpers > 0 && pthread_attr_init(&attributes) == 0;
-    if (have_attributes) {
-        pthread_attr_setstacksize(&attributes, kHelperStackBytes);
-        for (; started < helpers; ++started) {
-            if (pthread_create(&ids[started], &attributes, &fill_lanes_thread, &work) != 0) {
-                break;
-            }
-        }
-        pthread_attr_destroy(&attributes);
-    }
-    fill_lanes(work);
-    for (uint32_t i = 0; i < started; ++i) {
-        pthread_join(ids[i], nullptr);
-    }
-}
-
 // H0 (RFC 9106 section 3.2).
 void prehash(const Job& job, Blake2bFamily::Compress compress, uint32_t out_size,
              uint8_t (&h0)[kPrehashBytes]) noexcept {
@@ -281,6 +234,162 @@ void finalize(const Instance& instance, uint8_t* out, size_t out_size) noexcept 
     cleanse(bytes, sizeof bytes);
 }
 
+// Where the caller and its helpers meet after every slice (a slice reads blocks the others wrote
+// in the slices before it). A member that arrives early polls first: the lanes are equal work,
+// so the others are usually moments away, and a thread that sleeps has to be woken, on a virtual
+// machine its idle CPU with it. Past the polling budget it sleeps on a condition variable. No
+// lock is held while a member waits or works.
+class Meeting {
+  public:
+    Meeting() noexcept = default;
+    Meeting(const Meeting&) = delete;
+    Meeting& operator=(const Meeting&) = delete;
+    ~Meeting() {
+        pthread_cond_destroy(&m_wake);
+        pthread_mutex_destroy(&m_mutex);
+    }
+
+    // Sets how many meet, once every helper that could start has started; they wait for it.
+    void open(uint32_t members) noexcept {
+        pthread_mutex_lock(&m_mutex);
+        m_members = members;
+        pthread_mutex_unlock(&m_mutex);
+        release(0);
+    }
+    void wait_open() noexcept { wait_past(0); }
+
+    void arrive_and_wait() noexcept {
+        const uint32_t round = m_round.load(std::memory_order_acquire);
+        pthread_mutex_lock(&m_mutex);
+        const bool last = ++m_arrived == m_members;
+        if (last) {
+            m_arrived = 0;
+        }
+        pthread_mutex_unlock(&m_mutex);
+        if (last) {
+            release(round);
+        } else {
+            wait_past(round);
+        }
+    }
+
+  private:
+    // sched_yield, not a busy loop: a member polling for one that lost its CPU hands it over.
+    static constexpr uint32_t kPolls = 2048;
+
+    void release(uint32_t round) noexcept {
+        pthread_mutex_lock(&m_mutex);
+        m_round.store(round + 1, std::memory_order_release);
+        pthread_cond_broadcast(&m_wake);
+        pthread_mutex_unlock(&m_mutex);
+    }
+    void wait_past(uint32_t round) noexcept {
+        for (uint32_t poll = 0; poll < kPolls; ++poll) {
+            if (m_round.load(std::memory_order_acquire) != round) {
+                return;
+            }
+            sched_yield();
+        }
+        pthread_mutex_lock(&m_mutex);
+        while (m_round.load(std::memory_order_acquire) == round) {
+            pthread_cond_wait(&m_wake, &m_mutex);
+        }
+        pthread_mutex_unlock(&m_mutex);
+    }
+
+    pthread_mutex_t m_mutex = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t m_wake = PTHREAD_COND_INITIALIZER;
+    uint32_t m_members = 1;
+    uint32_t m_arrived = 0;
+    std::atomic<uint32_t> m_round{0};
+};
+
+// The caller (member 0) and its helpers: member m fills lanes m, m + members, ... of every slice,
+// so a lane stays on one thread (and its cache) from slice to slice. The helpers start once per
+// derivation, not per slice, and end with it. The lanes of a slice are independent, so the answer
+// never depends on how many members there are.
+struct Crew {
+    const Instance& instance;
+    Meeting meeting;
+    uint32_t members = 1;
+};
+
+struct Seat {
+    Crew* crew;
+    uint32_t member;
+};
+
+void fill_share(Crew& crew, uint32_t member) noexcept {
+    const Instance& instance = crew.instance;
+    for (uint32_t pass = 0; pass < instance.job.passes; ++pass) {
+        for (uint32_t slice = 0; slice < kSyncPoints; ++slice) {
+            for (uint32_t lane = member; lane < instance.layout.lanes; lane += crew.members) {
+                fill_segment(instance, {pass, lane, slice});
+            }
+            crew.meeting.arrive_and_wait();
+        }
+    }
+    scrub_after_key_block();  // the kernels' stack and register copies of the blocks
+}
+
+// Each member wipes its own lanes, in parallel, once the caller has read the last blocks.
+void wipe_share(const Crew& crew, uint32_t member) noexcept {
+    const Layout& layout = crew.instance.layout;
+    for (uint32_t lane = member; lane < layout.lanes; lane += crew.members) {
+        cleanse(crew.instance.memory + size_t{lane} * layout.lane_length,
+                size_t{layout.lane_length} * sizeof(Block));
+    }
+}
+
+void* helper_main(void* seat_pointer) noexcept {
+    const Seat& seat = *static_cast<const Seat*>(seat_pointer);
+    Crew& crew = *seat.crew;
+    crew.meeting.wait_open();  // crew.members is set by then
+    fill_share(crew, seat.member);
+    crew.meeting.arrive_and_wait();  // the caller has finalized
+    wipe_share(crew, seat.member);
+    return nullptr;
+}
+
+// A helper that cannot be started leaves its lanes to the others (the lanes are dealt among
+// those that started), so the answer never depends on how many threads ran.
+uint32_t start_helpers(Crew& crew, uint32_t wanted, pthread_t* ids, Seat* seats) noexcept {
+    uint32_t started = 0;
+    pthread_attr_t attributes;
+    if (wanted == 0 || pthread_attr_init(&attributes) != 0) {
+        return 0;
+    }
+    pthread_attr_setstacksize(&attributes, kHelperStackBytes);
+    for (; started < wanted; ++started) {
+        seats[started] = {&crew, started + 1};
+        if (pthread_create(&ids[started], &attributes, &helper_main, &seats[started]) != 0) {
+            break;
+        }
+    }
+    pthread_attr_destroy(&attributes);
+    return started;
+}
+
+// Every pass on the caller's thread and up to `threads` - 1 helpers, then the output from the
+// last blocks, then the memory wiped lane by lane on the same threads.
+void fill_finalize_wipe(const Instance& instance, uint8_t* out, size_t out_size) noexcept {
+    Crew crew{instance, {}, 1};
+    const uint32_t wanted =
+        instance.job.threads - 1 < kMaxHelperThreads ? instance.job.threads - 1 : kMaxHelperThreads;
+    pthread_t ids[kMaxHelperThreads];
+    Seat seats[kMaxHelperThreads];
+    const uint32_t helpers = start_helpers(crew, wanted, ids, seats);
+    crew.members = helpers + 1;
+    crew.meeting.open(crew.members);
+    fill_share(crew, 0);
+    finalize(instance, out, out_size);
+    crew.meeting.arrive_and_wait();
+    wipe_share(crew, 0);
+    for (uint32_t i = 0; i < helpers; ++i) {
+        pthread_join(ids[i], nullptr);
+    }
+}
+
 // The blocks in pages of their own: m' KiB can be gigabytes, and a mapping that cannot be made
 // is a clear failure where an allocator might hand out less checked memory. From 2 MiB up the
 // blocks start at a 2 MiB boundary and ask for transparent huge pages: the reference blocks are
@@ -316,8 +425,8 @@ bool map_blocks(size_t count, BlockMemory& memory) noexcept {
     return true;
 }
 
-void unmap_blocks(const BlockMemory& memory) noexcept {
-    cleanse(memory.blocks, memory.block_bytes);
+// After fill_finalize_wipe, which wiped the blocks lane by lane.
+void unmap_wiped_blocks(const BlockMemory& memory) noexcept {
     munmap(memory.mapping, memory.mapping_bytes);
 }
 
@@ -370,13 +479,8 @@ bool derive(const Job& job, const Engines& engines, uint8_t* out, size_t out_siz
     const Instance instance{job, engines, layout, memory.blocks};
     fill_first_blocks(instance, h0);
     cleanse(h0, sizeof h0);
-    for (uint32_t pass = 0; pass < job.passes; ++pass) {
-        for (uint32_t slice = 0; slice < kSyncPoints; ++slice) {
-            fill_slice(instance, pass, slice);
-        }
-    }
-    finalize(instance, out, out_size);
-    unmap_blocks(memory);
+    fill_finalize_wipe(instance, out, out_size);
+    unmap_wiped_blocks(memory);
     scrub_after_key_block();
     return true;
 }
