@@ -275,7 +275,10 @@ class Meeting {
 
   private:
     // sched_yield, not a busy loop: a member polling for one that lost its CPU hands it over.
-    static constexpr uint32_t kPolls = 2048;
+    // Some tens of milliseconds at most (a slice at 64 MiB takes a few): with 2048 polls the
+    // caller still slept at every slice when the helper's CPU ran a little slower, and each
+    // wake-up cost more than the wait (bench/README.md, Argon2).
+    static constexpr uint32_t kPolls = 32768;
 
     void release(uint32_t round) noexcept {
         pthread_mutex_lock(&m_mutex);
