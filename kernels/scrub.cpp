@@ -16,31 +16,24 @@
 namespace blake2simd {
 namespace {
 
-// The deepest kernel frame measured below the engine is under 1 KiB (tests/hardening/
-// test_key_scrub.cpp scans well below it and fails if anything of the key survives).
+// How deep an optimised kernel's frame reaches depends on the compiler and its flags: with
+// g++ 12 -O3 the deepest single-lane one is 616 bytes, with clang 14 -Os the AVX2 BLAKE2b
+// kernel leaves key words 1392 bytes below the engine (tests/hardening/test_key_scrub.cpp scans
+// well below and fails if anything of the key survives; a 1 KiB wipe after single-lane kernels
+// failed it there). So one depth with a margin for every kernel, not one per form.
 // AddressSanitizer makes every frame much larger (redzones, spills), and an unoptimised build
 // gives every intrinsic temporary of the SIMD kernels its own stack slot (-fstack-usage with
 // g++ 12 -O0: 45-52 KiB per single-lane frame, 137 KiB for the AVX2 4-lane one), so those
-// builds wipe more. Macros, not constants: the x86-64 wipe spells them in its assembly, which
+// builds wipe more. A macro, not a constant: the x86-64 wipe spells it in its assembly, which
 // clears 64 bytes a step.
-//
-// After a single-lane kernel alone (the BLAKE2b/BLAKE2s engine's key block) an optimised build
-// wipes 1 KiB: the deepest single-lane frame is 616 bytes (-fstack-usage, g++ 12 -O3: the AVX2
-// BLAKE2b kernel; clang 14 -O3: 520, the SSSE3 BLAKE2s one; the x86-64 assembly kernel: 384 with
-// its red zone), so 1 KiB leaves a margin of 400 bytes. Half of the 2 KiB wipe was a tenth of a
-// re-key (bench: new key per message). Re-measure when a single-lane kernel changes.
 #if !defined(__OPTIMIZE__)
 #define B2_STACK_WIPE_BYTES 196608
-#define B2_SINGLE_LANE_STACK_WIPE_BYTES B2_STACK_WIPE_BYTES
 #elif defined(__SANITIZE_ADDRESS__)
 #define B2_STACK_WIPE_BYTES 16384
-#define B2_SINGLE_LANE_STACK_WIPE_BYTES B2_STACK_WIPE_BYTES
 #else
 #define B2_STACK_WIPE_BYTES 2048
-#define B2_SINGLE_LANE_STACK_WIPE_BYTES 1024
 #endif
-static_assert(B2_STACK_WIPE_BYTES % 64 == 0 && B2_SINGLE_LANE_STACK_WIPE_BYTES % 64 == 0);
-static_assert(B2_SINGLE_LANE_STACK_WIPE_BYTES <= B2_STACK_WIPE_BYTES);
+static_assert(B2_STACK_WIPE_BYTES % 64 == 0);
 
 // The System V x86-64 ABI (ELF): the assembly wipe below relies on its calling convention.
 #if defined(__x86_64__) && defined(__ELF__)
@@ -89,9 +82,8 @@ void clear_vector_registers() noexcept {
 #if !B2_SCRUB_ASSEMBLY
 // Clears an array of its own frame only: the slots this frame and its caller's keep for
 // alignment, right below the engine's frame, stay as the kernel left them.
-template <size_t kBytes>
 __attribute__((noinline, no_sanitize("address"))) void wipe_stack_below_caller() noexcept {
-    uint8_t area[kBytes];
+    uint8_t area[B2_STACK_WIPE_BYTES];
     std::memset(area, 0, sizeof area);
     // The memset must happen although `area` is dead afterwards.
     __asm__ volatile("" : : "r"(area) : "memory");
@@ -107,28 +99,21 @@ __attribute__((noinline, no_sanitize("address"))) void wipe_stack_below_caller()
 // wipe. A C++ wipe clears an array in its own frame, and the 8-byte slots that frame and its
 // caller's keep for alignment, right below the engine's frame, stayed as the kernel left them:
 // g++ -O3 puts a message word of the key block there in the AVX-512 kernels. Here the slot
-// below the return address takes the caller's frame pointer and the %edi 64-byte steps below it
-// are zeroed (the step count, kept across the register clear, is overwritten with the rest).
-// Registers first: a first use that spills them (lazy binding saves every vector register)
-// spills into what is wiped next. Downwards, the stack pointer moving along as stack probes do:
-// each page is touched after the one above it, and a signal lands below what is already clear.
-// The frame pointer keeps the unwind information exact meanwhile. The entry points below jump
-// here with their step count, so the return address stays right above this frame.
-__attribute__((naked, used)) static void wipe_below_caller_steps() noexcept
-    __asm__("blake2simd_wipe_below_caller_steps");
-void wipe_below_caller_steps() noexcept {
+// below the return address takes the caller's frame pointer and the B2_STACK_WIPE_BYTES below
+// it are zeroed. Registers first: a first use that spills them (lazy binding saves every
+// vector register) spills into what is wiped next. Downwards, the stack pointer moving along
+// as stack probes do: each page is touched after the one above it, and a signal lands below
+// what is already clear. The frame pointer keeps the unwind information exact meanwhile.
+__attribute__((naked)) void scrub_after_key_block() noexcept {
     __asm__(
         "push %rbp\n\t"
         ".cfi_adjust_cfa_offset 8\n\t"
         ".cfi_rel_offset %rbp, 0\n\t"
         "mov %rsp, %rbp\n\t"
         ".cfi_def_cfa_register %rbp\n\t"
-        "push %rdi\n\t"
-        "sub $8, %rsp\n\t"
         "call blake2simd_clear_vector_registers\n\t"
-        "mov -8(%rbp), %ecx\n\t"
-        "mov %rbp, %rsp\n\t"
-        "pxor %xmm0, %xmm0\n"
+        "pxor %xmm0, %xmm0\n\t"
+        "mov $" B2_STRINGIFY(B2_STACK_WIPE_BYTES) " / 64, %ecx\n"
         "1:\n\t"
         "sub $64, %rsp\n\t"
         "movups %xmm0, (%rsp)\n\t"
@@ -143,25 +128,10 @@ void wipe_below_caller_steps() noexcept {
         ".cfi_def_cfa %rsp, 8\n\t"
         "ret");
 }
-
-__attribute__((naked)) void scrub_after_key_block() noexcept {
-    __asm__("mov $" B2_STRINGIFY(B2_STACK_WIPE_BYTES) " / 64, %edi\n\t"
-            "jmp blake2simd_wipe_below_caller_steps");
-}
-
-__attribute__((naked)) void scrub_after_single_lane_key_block() noexcept {
-    __asm__("mov $" B2_STRINGIFY(B2_SINGLE_LANE_STACK_WIPE_BYTES) " / 64, %edi\n\t"
-            "jmp blake2simd_wipe_below_caller_steps");
-}
 #else
 void scrub_after_key_block() noexcept {
     clear_vector_registers();
-    wipe_stack_below_caller<B2_STACK_WIPE_BYTES>();
-}
-
-void scrub_after_single_lane_key_block() noexcept {
-    clear_vector_registers();
-    wipe_stack_below_caller<B2_SINGLE_LANE_STACK_WIPE_BYTES>();
+    wipe_stack_below_caller();
 }
 #endif
 

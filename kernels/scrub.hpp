@@ -12,8 +12,4 @@ namespace blake2simd {
 // Costs a register clear and 2 KiB of stores (bench: --only mac-init).
 void scrub_after_key_block() noexcept;
 
-// The same after single-lane kernels only (Blake2Engine's key block), whose frames are shallower:
-// half the stores in an optimised build (scrub.cpp says how deep they reach).
-void scrub_after_single_lane_key_block() noexcept;
-
 }  // namespace blake2simd

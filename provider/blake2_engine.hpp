@@ -120,7 +120,7 @@ class Blake2Engine final {
     // Compresses the caller's key block as a normal (non-final) block, leaving the engine just
     // after it; state() is then the chaining value a keyed hash continues from. The engine
     // makes no copy of the key block; the kernel's own copies (its stack frame, the vector
-    // registers) are scrubbed right after (scrub.hpp: the single-lane depth).
+    // registers) are scrubbed right after (scrub.hpp).
     void start_after_key_block(Compress compress, const ParameterBlock<Family>& parameter_block,
                                const KeyBlock& key_block, bool last_node = false) noexcept;
 
