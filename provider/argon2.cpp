@@ -257,6 +257,8 @@ class Meeting {
         release(0);
     }
     void wait_open() noexcept { wait_past(0); }
+    // Read after open() (the caller) or wait_open() (a helper), which publish it.
+    [[nodiscard]] uint32_t members() const noexcept { return m_members; }
 
     void arrive_and_wait() noexcept {
         const uint32_t round = m_round.load(std::memory_order_acquire);
@@ -314,7 +316,6 @@ class Meeting {
 struct Crew {
     const Instance& instance;
     Meeting meeting;
-    uint32_t members = 1;
 };
 
 struct Seat {
@@ -326,7 +327,8 @@ void fill_share(Crew& crew, uint32_t member) noexcept {
     const Instance& instance = crew.instance;
     for (uint32_t pass = 0; pass < instance.job.passes; ++pass) {
         for (uint32_t slice = 0; slice < kSyncPoints; ++slice) {
-            for (uint32_t lane = member; lane < instance.layout.lanes; lane += crew.members) {
+            for (uint32_t lane = member; lane < instance.layout.lanes;
+                 lane += crew.meeting.members()) {
                 fill_segment(instance, {pass, lane, slice});
             }
             crew.meeting.arrive_and_wait();
@@ -338,7 +340,7 @@ void fill_share(Crew& crew, uint32_t member) noexcept {
 // Each member wipes its own lanes, in parallel, once the caller has read the last blocks.
 void wipe_share(const Crew& crew, uint32_t member) noexcept {
     const Layout& layout = crew.instance.layout;
-    for (uint32_t lane = member; lane < layout.lanes; lane += crew.members) {
+    for (uint32_t lane = member; lane < layout.lanes; lane += crew.meeting.members()) {
         cleanse(crew.instance.memory + size_t{lane} * layout.lane_length,
                 size_t{layout.lane_length} * sizeof(Block));
     }
@@ -347,7 +349,7 @@ void wipe_share(const Crew& crew, uint32_t member) noexcept {
 void* helper_main(void* seat_pointer) noexcept {
     const Seat& seat = *static_cast<const Seat*>(seat_pointer);
     Crew& crew = *seat.crew;
-    crew.meeting.wait_open();  // crew.members is set by then
+    crew.meeting.wait_open();
     fill_share(crew, seat.member);
     crew.meeting.arrive_and_wait();  // the caller has finalized
     wipe_share(crew, seat.member);
@@ -376,14 +378,13 @@ uint32_t start_helpers(Crew& crew, uint32_t wanted, pthread_t* ids, Seat* seats)
 // Every pass on the caller's thread and up to `threads` - 1 helpers, then the output from the
 // last blocks, then the memory wiped lane by lane on the same threads.
 void fill_finalize_wipe(const Instance& instance, uint8_t* out, size_t out_size) noexcept {
-    Crew crew{instance, {}, 1};
+    Crew crew{instance, {}};
     const uint32_t wanted =
         instance.job.threads - 1 < kMaxHelperThreads ? instance.job.threads - 1 : kMaxHelperThreads;
     pthread_t ids[kMaxHelperThreads];
     Seat seats[kMaxHelperThreads];
     const uint32_t helpers = start_helpers(crew, wanted, ids, seats);
-    crew.members = helpers + 1;
-    crew.meeting.open(crew.members);
+    crew.meeting.open(helpers + 1);
     fill_share(crew, 0);
     finalize(instance, out, out_size);
     crew.meeting.arrive_and_wait();
@@ -402,7 +403,6 @@ struct BlockMemory {
     void* mapping = nullptr;
     size_t mapping_bytes = 0;
     Block* blocks = nullptr;
-    size_t block_bytes = 0;
 };
 
 constexpr size_t kHugePageBytes = size_t{2} << 20;
@@ -424,7 +424,7 @@ bool map_blocks(size_t count, BlockMemory& memory) noexcept {
         start = (start + kHugePageBytes - 1) & ~(uintptr_t{kHugePageBytes} - 1);
         madvise(reinterpret_cast<void*>(start), bytes, MADV_HUGEPAGE);  // a hint: may be refused
     }
-    memory = {mapping, mapping_bytes, reinterpret_cast<Block*>(start), bytes};
+    memory = {mapping, mapping_bytes, reinterpret_cast<Block*>(start)};
     return true;
 }
 
