@@ -56,7 +56,7 @@ void Blake2Engine<Family>::start_after_key_block(Compress compress,
                                                  bool last_node) noexcept {
     start(compress, parameter_block, last_node);
     m_compress(&m_state, key_block, 1, kBlockBytes);
-    scrub_after_key_block();
+    scrub_after_key_block(reinterpret_cast<SingleLaneKernel>(m_compress));
 }
 
 template <class Family>
@@ -72,7 +72,7 @@ template <class Family>
 void Blake2Engine<Family>::forget_key_block() noexcept {
     m_key_block_buffered = false;
     cleanse(m_buffer, sizeof m_buffer);
-    scrub_after_key_block();
+    scrub_after_key_block(reinterpret_cast<SingleLaneKernel>(m_compress));
 }
 
 template <class Family>

@@ -1,7 +1,8 @@
 # Kernel-level tests: no OpenSSL, they link the kernel library directly. Label "kernels".
 set(b2_kernel_test_dir ${CMAKE_CURRENT_LIST_DIR})
 
-foreach(b2_program test_kernels test_kernel_guards test_cpu_features test_dispatch kernels_info)
+foreach(b2_program test_kernels test_kernel_guards test_cpu_features test_dispatch kernels_info
+                   test_stack_reach)
   add_executable(${b2_program} ${b2_kernel_test_dir}/${b2_program}.cpp)
   target_link_libraries(${b2_program} PRIVATE blake2simd_kernels b2_warnings)
 endforeach()
@@ -19,13 +20,14 @@ add_test(NAME kernels.guard_pages COMMAND test_kernel_guards)
 add_test(NAME kernels.cpu_features COMMAND test_cpu_features)
 add_test(NAME kernels.dispatch COMMAND test_dispatch)
 add_test(NAME kernels.info COMMAND kernels_info)
+add_test(NAME kernels.stack_reach COMMAND test_stack_reach)
 # Same program, but the first selection happens from several threads at once (the timing and
 # ordering checks then run on the already-made choice).
 add_test(NAME kernels.dispatch_concurrent_first_use COMMAND test_dispatch)
 set_tests_properties(kernels.dispatch_concurrent_first_use PROPERTIES
   ENVIRONMENT BLAKE2SIMD_TEST_CONCURRENT_FIRST_USE=1)
 set_tests_properties(kernels.compare_with_ref ${b2_per_kernel_tests} kernels.guard_pages kernels.cpu_features
-                     kernels.dispatch kernels.info
+                     kernels.dispatch kernels.info kernels.stack_reach
                      kernels.dispatch_concurrent_first_use
   PROPERTIES LABELS "kernels" SKIP_RETURN_CODE 77 TIMEOUT 120)
 
