@@ -257,7 +257,7 @@ int main(int argc, char** argv) {
     // find the machine in the state that row left. The two-thread rows, the one comparison of
     // two rows the targets make, run as one unit, back to back, each first in every other
     // repetition: in a fixed order lanes 2 always came after a one-thread row (the second CPU
-    // idle for tens of milliseconds) and the two hashes at once after lanes 2, 3-4 ms apart.
+    // idle for tens of milliseconds) and the two hashes at once after lanes 2, 2.5-4 ms apart.
     std::vector<std::vector<size_t>> units;
     for (size_t i = 0; i < rows.size(); ++i) {
         if (rows[i].wall && i + 1 < rows.size() && rows[i + 1].wall) {
