@@ -69,7 +69,7 @@ static_assert(B2_STACK_WIPE_BYTES % 64 == 0);
 
 // After a single-lane BLAKE2 kernel an optimised x86-64 build wipes as deep as that kernel was
 // measured to reach (g++ 12 -O3: 64 bytes for AVX-512's BLAKE2s to 704 for AVX2's BLAKE2b), where
-// the fixed depth was a sixth of a re-keyed 64-byte BLAKE2BMAC's time. The measurement reads the
+// the fixed depth took 8% of a re-keyed 64-byte BLAKE2BMAC's time. The measurement reads the
 // stack below its own stack pointer, which valgrind reports unless told through its client
 // requests: so only where the build finds valgrind's header (the test setup installs valgrind;
 // a build without it wipes the fixed depth). Not under AddressSanitizer, whose fake stack holds
