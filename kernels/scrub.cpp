@@ -249,17 +249,21 @@ void stack_area_readable(const void* area, size_t bytes) noexcept {
     ".cfi_rel_offset %rbp, 0\n\t"  \
     "mov %rsp, %rbp\n\t"           \
     ".cfi_def_cfa_register %rbp\n\t"
+// Stores %xmm0 into the `counter` 64-byte steps below the stack pointer, moving it along.
+#define B2_STORE_XMM0_DOWNWARDS(counter) \
+    "1:\n\t"                             \
+    "sub $64, %rsp\n\t"                  \
+    "movups %xmm0, (%rsp)\n\t"           \
+    "movups %xmm0, 16(%rsp)\n\t"         \
+    "movups %xmm0, 32(%rsp)\n\t"         \
+    "movups %xmm0, 48(%rsp)\n\t"         \
+    "dec " counter                       \
+    "\n\t"                               \
+    "jnz 1b\n\t"
 #define B2_SCRUB_WIPE_AND_RETURN \
     "pxor %xmm0, %xmm0\n\t"      \
-    "mov %rbp, %rsp\n"           \
-    "1:\n\t"                     \
-    "sub $64, %rsp\n\t"          \
-    "movups %xmm0, (%rsp)\n\t"   \
-    "movups %xmm0, 16(%rsp)\n\t" \
-    "movups %xmm0, 32(%rsp)\n\t" \
-    "movups %xmm0, 48(%rsp)\n\t" \
-    "dec %ecx\n\t"               \
-    "jnz 1b\n\t"                 \
+    "mov %rbp, %rsp\n\t"         \
+    B2_STORE_XMM0_DOWNWARDS("%ecx") \
     "mov %rbp, %rsp\n\t"         \
     "pop %rbp\n\t"               \
     ".cfi_restore %rbp\n\t"      \
@@ -314,15 +318,7 @@ __attribute__((naked)) size_t measure_stack_reach(SingleLaneKernel /*kernel*/, v
             "movq %rax, %xmm0\n\t"
             "punpcklqdq %xmm0, %xmm0\n\t"
             "mov %r13, %r14\n\t"
-            "shr $6, %r14\n"
-            "1:\n\t"
-            "sub $64, %rsp\n\t"
-            "movups %xmm0, (%rsp)\n\t"
-            "movups %xmm0, 16(%rsp)\n\t"
-            "movups %xmm0, 32(%rsp)\n\t"
-            "movups %xmm0, 48(%rsp)\n\t"
-            "dec %r14\n\t"
-            "jnz 1b\n\t"
+            "shr $6, %r14\n\t" B2_STORE_XMM0_DOWNWARDS("%r14")
             "mov %r12, %rsp\n\t"
             "mov %rsi, %rdi\n\t"
             "mov %rdx, %rsi\n\t"
